@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { expects, pageQueryShape } from './common.js';
+import { guardrailsConfigSchema } from './guardrails.js';
+import { monitoringConfigSchema } from './monitoring.js';
+
+/** An application (spec: Resources › Application). */
+export const applicationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Application = z.infer<typeof applicationSchema>;
+
+/** The single-application read: the application plus its monitoring (with `logLocation`) and guardrails. */
+export const applicationDetailSchema = applicationSchema.extend({
+  monitoring: monitoringConfigSchema.extend({ logLocation: z.string() }),
+  guardrails: guardrailsConfigSchema,
+});
+export type ApplicationDetail = z.infer<typeof applicationDetailSchema>;
+
+const nameSchema = z
+  .string({ error: expects('must be a string') })
+  .trim()
+  .min(1, { message: 'must be 1 to 100 characters' })
+  .max(100, { message: 'must be 1 to 100 characters' });
+const descriptionSchema = z
+  .string({ message: 'must be a string' })
+  .max(1000, { message: 'must be at most 1000 characters' });
+
+/** `GET /applications` query. */
+export const listApplicationsQuerySchema = z.object({
+  ...pageQueryShape,
+  search: z.string().optional(),
+});
+export type ListApplicationsQuery = z.input<typeof listApplicationsQuerySchema>;
+
+/** `POST /applications` body (contract decision). */
+export const createApplicationBodySchema = z
+  .object({ name: nameSchema, description: descriptionSchema.optional() })
+  .strict();
+export type CreateApplicationBody = z.input<typeof createApplicationBodySchema>;
+
+/** `PATCH /applications/{id}` body: at least one of `name`, `description`. */
+export const updateApplicationBodySchema = z
+  .object({ name: nameSchema.optional(), description: descriptionSchema.optional() })
+  .strict()
+  .refine((body) => body.name !== undefined || body.description !== undefined, {
+    message: 'at least one of name, description must be provided',
+  });
+export type UpdateApplicationBody = z.input<typeof updateApplicationBodySchema>;
+
+/** `PATCH /applications/{id}` response data. */
+export const updatedApplicationSchema = applicationSchema.pick({
+  id: true,
+  name: true,
+  description: true,
+  updatedAt: true,
+});
+export type UpdatedApplication = z.infer<typeof updatedApplicationSchema>;

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { expects, isoDateTimeSchema, pageQueryShape, refineRange } from './common.js';
+
+export const ON_FAIL_ACTIONS = ['fail', 'mask', 'filter'] as const;
+export type OnFail = (typeof ON_FAIL_ACTIONS)[number];
+export const GUARDRAIL_STAGES = ['input', 'output'] as const;
+export type GuardrailStage = (typeof GUARDRAIL_STAGES)[number];
+export const PASS_STATUSES = ['success', 'error'] as const;
+export type PassStatus = (typeof PASS_STATUSES)[number];
+
+/** A guardrail validator of the configuration. */
+export const validatorSchema = z
+  .object({
+    type: z.string({ error: expects('must be a validator type string') }).min(1, { message: 'must not be empty' }),
+    on_fail: z.enum(ON_FAIL_ACTIONS, { error: expects(`must be one of ${ON_FAIL_ACTIONS.join(', ')}`) }),
+    config: z.record(z.string(), z.unknown(), { message: 'must be an object' }).optional(),
+  })
+  .strict();
+export type Validator = z.infer<typeof validatorSchema>;
+
+/** The guardrails configuration. */
+export const guardrailsConfigSchema = z.object({
+  enable_guard_rails: z.boolean(),
+  input_validators: z.array(validatorSchema),
+  output_validators: z.array(validatorSchema),
+});
+export type GuardrailsConfig = z.infer<typeof guardrailsConfigSchema>;
+
+/** `PUT /applications/{id}/guardrails` body: at least one field; arrays replace the stored ones. */
+export const updateGuardrailsBodySchema = z
+  .object({
+    enable_guard_rails: z.boolean({ message: 'must be a boolean' }).optional(),
+    input_validators: z.array(validatorSchema, { message: 'must be an array of validator objects' }).optional(),
+    output_validators: z.array(validatorSchema, { message: 'must be an array of validator objects' }).optional(),
+  })
+  .strict()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'at least one of enable_guard_rails, input_validators, output_validators must be provided',
+  });
+export type UpdateGuardrailsBody = z.input<typeof updateGuardrailsBodySchema>;
+
+/** One setting of a validator's `configTemplate`. */
+export const configFieldTemplateSchema = z.object({
+  type: z.enum(['number', 'string', 'boolean', 'string[]']),
+  description: z.string(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  /** For `string` and `string[]`: the allowed values. */
+  enum: z.array(z.string()).optional(),
+  default: z.unknown().optional(),
+});
+export type ConfigFieldTemplate = z.infer<typeof configFieldTemplateSchema>;
+
+/** An entry of `GET /guardrails/validators` (contract decision). */
+export const validatorCatalogEntrySchema = z.object({
+  type: z.string(),
+  name: z.string(),
+  description: z.string(),
+  category: z.string(),
+  stages: z.array(z.enum(GUARDRAIL_STAGES)),
+  configTemplate: z.record(z.string(), configFieldTemplateSchema),
+});
+export type ValidatorCatalogEntry = z.infer<typeof validatorCatalogEntrySchema>;
+
+/** An item of a guardrail record's `allComponents` (contract decision). */
+export const guardrailComponentSchema = z.object({
+  type: z.string(),
+  category: z.string(),
+  passed: z.boolean(),
+  score: z.number().optional(),
+  onFail: z.enum(ON_FAIL_ACTIONS),
+  message: z.string().optional(),
+  latencyMs: z.number(),
+});
+export type GuardrailComponent = z.infer<typeof guardrailComponentSchema>;
+
+/** An item of `results` of the guardrail evaluation list (contract decision). */
+export const guardrailEvaluationSummarySchema = z.object({
+  id: z.string(),
+  traceId: z.string(),
+  guardrail_stage: z.enum(GUARDRAIL_STAGES),
+  passStatus: z.enum(PASS_STATUSES),
+  categories: z.array(z.string()),
+  final_content: z.string(),
+  latency: z.number(),
+  created_at: z.string(),
+});
+export type GuardrailEvaluationSummary = z.infer<typeof guardrailEvaluationSummarySchema>;
+
+/** The single read of a guardrail evaluation record (spec fields plus `traceId`, `passStatus`, `categories`). */
+export const guardrailEvaluationSchema = guardrailEvaluationSummarySchema.extend({
+  prompt: z.string(),
+  response: z.string(),
+  app_version: z.string(),
+  environment: z.string(),
+  cost: z.number(),
+  allComponents: z.array(guardrailComponentSchema),
+});
+export type GuardrailEvaluation = z.infer<typeof guardrailEvaluationSchema>;
+
+/** `GET /applications/{id}/guardrails/evaluations` query. */
+export const listGuardrailEvaluationsQuerySchema = z
+  .object({
+    start: isoDateTimeSchema,
+    end: isoDateTimeSchema,
+    ...pageQueryShape,
+    passStatus: z.enum(PASS_STATUSES, { message: `must be one of ${PASS_STATUSES.join(', ')}` }).optional(),
+    stage: z.enum(GUARDRAIL_STAGES, { message: `must be one of ${GUARDRAIL_STAGES.join(', ')}` }).optional(),
+    category: z.string().min(1, { message: 'must not be empty' }).optional(),
+    search: z.string().optional(),
+  })
+  .superRefine(refineRange);
+export type ListGuardrailEvaluationsQuery = z.input<typeof listGuardrailEvaluationsQuerySchema>;
+
+/** `data` of the guardrail evaluation list. */
+export const guardrailEvaluationPageSchema = z.object({
+  results: z.array(guardrailEvaluationSummarySchema),
+  count: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+export type GuardrailEvaluationPage = z.infer<typeof guardrailEvaluationPageSchema>;

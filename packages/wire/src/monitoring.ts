@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { expects } from './common.js';
+
+/** The keys of `securityConfig` (spec: Monitoring configuration). All strings, all optional. */
+export const SECURITY_CONFIG_KEYS = [
+  'purpose',
+  'hasAccessTo',
+  'doesNotHaveAccessTo',
+  'userTypes',
+  'securityRequirements',
+  'sensitiveDataTypes',
+  'exampleIdentifiers',
+  'criticalActions',
+  'forbiddenTopics',
+  'competitors',
+  'redteamUser',
+] as const;
+
+export const securityConfigSchema = z
+  .object(
+    Object.fromEntries(SECURITY_CONFIG_KEYS.map((key) => [key, z.string({ message: 'must be a string' }).optional()])) as {
+      [K in (typeof SECURITY_CONFIG_KEYS)[number]]: z.ZodOptional<z.ZodString>;
+    },
+  )
+  .strict();
+export type SecurityConfig = z.infer<typeof securityConfigSchema>;
+
+/**
+ * A metric of the monitoring configuration. `type` names an eval metric catalog entry; other
+ * keys (such as `threshold`) are that entry's `additionalFields`, checked by the service.
+ */
+export const metricSchema = z.looseObject({
+  type: z.string({ error: expects('must be a string') }).min(1, { message: 'must not be empty' }),
+  threshold: z.number({ message: 'must be a number' }).optional(),
+});
+export type Metric = z.infer<typeof metricSchema>;
+
+/** Security plugins grouped by risk category: `{ harmful: ['harmful:hate', ...] }`. */
+export const pluginsSchema = z.record(z.string(), z.array(z.string({ message: 'must be a plugin id string' })));
+export type Plugins = z.infer<typeof pluginsSchema>;
+
+/** The monitoring configuration as the service returns it. */
+export const monitoringConfigSchema = z.object({
+  metrics: z.array(metricSchema),
+  plugins: pluginsSchema,
+  securityPurpose: z.string(),
+  securityConfig: securityConfigSchema,
+});
+export type MonitoringConfig = z.infer<typeof monitoringConfigSchema>;
+
+/** `PUT /applications/{id}/monitoring` body: at least one field. */
+export const updateMonitoringBodySchema = z
+  .object({
+    metrics: z.array(metricSchema, { message: 'must be an array of metric objects' }).optional(),
+    plugins: pluginsSchema.optional(),
+    securityPurpose: z.string({ message: 'must be a string' }).optional(),
+    securityConfig: securityConfigSchema.optional(),
+  })
+  .strict()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'at least one of metrics, plugins, securityPurpose, securityConfig must be provided',
+  });
+export type UpdateMonitoringBody = z.input<typeof updateMonitoringBodySchema>;

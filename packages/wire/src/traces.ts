@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { expects, isoDateTimeSchema, pageQueryShape, refineRange } from './common.js';
+import { evaluationResultSchema } from './evaluations.js';
+
+/** Maximum number of traces in one `POST /evaluations` (contract decision). */
+export const MAX_TRACES_PER_SUBMISSION = 100;
+/** Maximum request body size; larger bodies get 413 (contract decision). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export const TRACE_STATUSES = ['success', 'error'] as const;
+export type TraceStatus = (typeof TRACE_STATUSES)[number];
+export const SPAN_KINDS = ['internal', 'server', 'client', 'producer', 'consumer'] as const;
+export type SpanKindName = (typeof SPAN_KINDS)[number];
+export const SPAN_STATUS_CODES = ['unset', 'ok', 'error'] as const;
+
+/** A trace id: 32 lowercase hex characters, as in W3C Trace Context. */
+export const traceIdSchema = z
+  .string({ error: expects('must be a string of 32 lowercase hex characters') })
+  .regex(/^[0-9a-f]{32}$/, { message: 'must be 32 lowercase hex characters' });
+/** A span id: 16 lowercase hex characters. */
+export const spanIdSchema = z
+  .string({ error: expects('must be a string of 16 lowercase hex characters') })
+  .regex(/^[0-9a-f]{16}$/, { message: 'must be 16 lowercase hex characters' });
+
+/** A JSON value (span attributes may hold strings, numbers, booleans and arrays of them). */
+const jsonRecordSchema = z.record(z.string(), z.unknown(), { message: 'must be an object' });
+
+export const spanEventSchema = z.object({
+  name: z.string({ error: expects('must be a string') }),
+  time: isoDateTimeSchema,
+  attributes: jsonRecordSchema.optional(),
+});
+export type SpanEvent = z.infer<typeof spanEventSchema>;
+
+/** A span of a submitted trace (contract decision). */
+export const spanSchema = z.object({
+  spanId: spanIdSchema,
+  parentSpanId: spanIdSchema.optional(),
+  name: z.string({ error: expects('must be a string') }),
+  kind: z.enum(SPAN_KINDS, { error: expects(`must be one of ${SPAN_KINDS.join(', ')}`) }),
+  startTime: isoDateTimeSchema,
+  endTime: isoDateTimeSchema,
+  status: z.object({
+    code: z.enum(SPAN_STATUS_CODES, { error: expects(`must be one of ${SPAN_STATUS_CODES.join(', ')}`) }),
+    message: z.string().optional(),
+  }),
+  attributes: jsonRecordSchema,
+  events: z.array(spanEventSchema).optional(),
+});
+export type Span = z.infer<typeof spanSchema>;
+
+const countSchema = z.number({ message: 'must be a non-negative integer' }).int().nonnegative();
+
+/** Token usage of a trace, summed over its model calls. */
+export const usageSchema = z.object({
+  inputTokens: countSchema.optional(),
+  outputTokens: countSchema.optional(),
+  totalTokens: countSchema.optional(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+/** One prompt/response trace submitted for scoring (contract decision). */
+export const evaluationTraceSchema = z
+  .object({
+    traceId: traceIdSchema,
+    prompt: z.string({ error: expects('must be a string') }),
+    response: z.string({ error: expects('must be a string') }),
+    startTime: isoDateTimeSchema,
+    endTime: isoDateTimeSchema,
+    status: z.enum(TRACE_STATUSES, { error: expects(`must be one of ${TRACE_STATUSES.join(', ')}`) }),
+    errorMessage: z.string().optional(),
+    model: z.string().optional(),
+    provider: z.string().optional(),
+    usage: usageSchema.optional(),
+    context: z.array(z.string({ message: 'must be a string' })).optional(),
+    sessionId: z.string().optional(),
+    userId: z.string().optional(),
+    environment: z.string().optional(),
+    appVersion: z.string().optional(),
+    metadata: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
+        message: 'must be an object of strings, numbers and booleans',
+      })
+      .optional(),
+    spans: z.array(spanSchema).optional(),
+  })
+  .superRefine((trace, ctx) => {
+    if (trace.endTime < trace.startTime) {
+      ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'must be on or after startTime' });
+    }
+  });
+export type EvaluationTrace = z.input<typeof evaluationTraceSchema>;
+
+/** `POST /applications/{id}/evaluations` body. */
+export const submitEvaluationsBodySchema = z.object({
+  traces: z
+    .array(evaluationTraceSchema, { error: expects('must be an array of traces') })
+    .min(1, { message: `must hold 1 to ${MAX_TRACES_PER_SUBMISSION} traces` })
+    .max(MAX_TRACES_PER_SUBMISSION, { message: `must hold 1 to ${MAX_TRACES_PER_SUBMISSION} traces` }),
+});
+export type SubmitEvaluationsBody = z.input<typeof submitEvaluationsBodySchema>;
+
+/** `POST /applications/{id}/evaluations` response data. */
+export const submitEvaluationsResultSchema = z.object({
+  accepted: z.number().int(),
+  traceIds: z.array(z.string()),
+});
+export type SubmitEvaluationsResult = z.infer<typeof submitEvaluationsResultSchema>;
+
+/** An item of `GET /applications/{id}/traces` (contract decision). */
+export const traceSummarySchema = z.object({
+  traceId: z.string(),
+  applicationId: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  spanCount: z.number().int(),
+  status: z.enum(TRACE_STATUSES),
+  prompt: z.string(),
+  response: z.string(),
+});
+export type TraceSummary = z.infer<typeof traceSummarySchema>;
+
+/**
+ * `GET /applications/{id}/traces/{traceId}`: the spec's fields, plus what was submitted with
+ * the trace (prompt, response, model, usage, ...).
+ */
+export const traceSchema = traceSummarySchema.extend({
+  spans: z.array(spanSchema),
+  evaluationResults: z.array(evaluationResultSchema),
+  errorMessage: z.string().optional(),
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  usage: usageSchema.optional(),
+  context: z.array(z.string()).optional(),
+  sessionId: z.string().optional(),
+  userId: z.string().optional(),
+  environment: z.string().optional(),
+  appVersion: z.string().optional(),
+  metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+export type Trace = z.infer<typeof traceSchema>;
+
+/** `GET /applications/{id}/traces` query (contract decision). */
+export const listTracesQuerySchema = z
+  .object({
+    ...pageQueryShape,
+    start: isoDateTimeSchema.optional(),
+    end: isoDateTimeSchema.optional(),
+    status: z.enum(TRACE_STATUSES, { message: `must be one of ${TRACE_STATUSES.join(', ')}` }).optional(),
+    search: z.string().optional(),
+  })
+  .superRefine(refineRange);
+export type ListTracesQuery = z.input<typeof listTracesQuerySchema>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { expects, isoDateTimeSchema, refineRange } from './common.js';
+
+/** An item of `GET /widgets` (contract decision). */
+export const widgetSchema = z.object({ id: z.string(), name: z.string(), description: z.string() });
+export type Widget = z.infer<typeof widgetSchema>;
+
+/** `POST /applications/{id}/widget-data` body (spec). */
+export const widgetDataBodySchema = z
+  .object({
+    types: z
+      .array(z.string({ error: expects('must be a string') }).min(1, { message: 'must be at least 1 character' }), {
+        error: expects('must be an array of widget ids'),
+      })
+      .min(1, { message: 'must hold at least 1 widget id' }),
+    start: isoDateTimeSchema,
+    end: isoDateTimeSchema,
+  })
+  .strict()
+  .superRefine(refineRange);
+export type WidgetDataBody = z.input<typeof widgetDataBodySchema>;
+
+/** One point of a widget series. */
+export const widgetPointSchema = z.object({ timestamp: z.string(), value: z.number() });
+/** An item of widget data `data`, answering the requested type at the same position (contract decision). */
+export const widgetDataItemSchema = z.object({
+  type: z.string(),
+  points: z.array(widgetPointSchema),
+  total: z.number(),
+});
+export type WidgetDataItem = z.infer<typeof widgetDataItemSchema>;
