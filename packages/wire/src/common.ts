@@ -19,8 +19,11 @@ export const uuidSchema = z.uuid({ message: 'must be a UUID' });
  * An ISO 8601 timestamp. Offsets are accepted and normalised to UTC (`Z`), since the spec
  * says every timestamp is UTC; the normalised form is what travels and is stored.
  */
-export const isoDateTimeSchema = z
-  .iso.datetime({ offset: true, error: expects('must be an ISO 8601 date-time, for example 2026-01-31T12:00:00Z') })
+export const isoDateTimeSchema = z.iso
+  .datetime({
+    offset: true,
+    error: expects('must be an ISO 8601 date-time, for example 2026-01-31T12:00:00Z'),
+  })
   .transform((value) => new Date(value).toISOString());
 
 /** `page` query parameter: integer >= 1, default 1. Query strings are coerced. */

@@ -10,7 +10,9 @@ export const errorEnvelopeSchema = z.object({ success: z.literal(false), message
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 /** Validation error envelope (400). */
-export const validationErrorEnvelopeSchema = errorEnvelopeSchema.extend({ errors: z.array(fieldErrorSchema) });
+export const validationErrorEnvelopeSchema = errorEnvelopeSchema.extend({
+  errors: z.array(fieldErrorSchema),
+});
 export type ValidationErrorEnvelope = z.infer<typeof validationErrorEnvelopeSchema>;
 
 /** 401 body: a message and, as the spec shows it, no `success` field. */

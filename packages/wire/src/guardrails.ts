@@ -11,7 +11,9 @@ export type PassStatus = (typeof PASS_STATUSES)[number];
 /** A guardrail validator of the configuration. */
 export const validatorSchema = z
   .object({
-    type: z.string({ error: expects('must be a validator type string') }).min(1, { message: 'must not be empty' }),
+    type: z
+      .string({ error: expects('must be a validator type string') })
+      .min(1, { message: 'must not be empty' }),
     on_fail: z.enum(ON_FAIL_ACTIONS, { error: expects(`must be one of ${ON_FAIL_ACTIONS.join(', ')}`) }),
     config: z.record(z.string(), z.unknown(), { message: 'must be an object' }).optional(),
   })
@@ -30,8 +32,12 @@ export type GuardrailsConfig = z.infer<typeof guardrailsConfigSchema>;
 export const updateGuardrailsBodySchema = z
   .object({
     enable_guard_rails: z.boolean({ message: 'must be a boolean' }).optional(),
-    input_validators: z.array(validatorSchema, { message: 'must be an array of validator objects' }).optional(),
-    output_validators: z.array(validatorSchema, { message: 'must be an array of validator objects' }).optional(),
+    input_validators: z
+      .array(validatorSchema, { message: 'must be an array of validator objects' })
+      .optional(),
+    output_validators: z
+      .array(validatorSchema, { message: 'must be an array of validator objects' })
+      .optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), {

@@ -101,7 +101,14 @@ export {
   type UpdateMonitoringBody,
   updateMonitoringBodySchema,
 } from './monitoring.js';
-export { buildPath, type HttpMethod, type ResponseKind, type RouteDef, type RouteName, routes } from './routes.js';
+export {
+  buildPath,
+  type HttpMethod,
+  type ResponseKind,
+  type RouteDef,
+  type RouteName,
+  routes,
+} from './routes.js';
 export {
   type EvaluationTrace,
   evaluationTraceSchema,

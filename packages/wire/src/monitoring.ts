@@ -18,7 +18,9 @@ export const SECURITY_CONFIG_KEYS = [
 
 export const securityConfigSchema = z
   .object(
-    Object.fromEntries(SECURITY_CONFIG_KEYS.map((key) => [key, z.string({ message: 'must be a string' }).optional()])) as {
+    Object.fromEntries(
+      SECURITY_CONFIG_KEYS.map((key) => [key, z.string({ message: 'must be a string' }).optional()]),
+    ) as {
       [K in (typeof SECURITY_CONFIG_KEYS)[number]]: z.ZodOptional<z.ZodString>;
     },
   )
@@ -36,7 +38,10 @@ export const metricSchema = z.looseObject({
 export type Metric = z.infer<typeof metricSchema>;
 
 /** Security plugins grouped by risk category: `{ harmful: ['harmful:hate', ...] }`. */
-export const pluginsSchema = z.record(z.string(), z.array(z.string({ message: 'must be a plugin id string' })));
+export const pluginsSchema = z.record(
+  z.string(),
+  z.array(z.string({ message: 'must be a plugin id string' })),
+);
 export type Plugins = z.infer<typeof pluginsSchema>;
 
 /** The monitoring configuration as the service returns it. */

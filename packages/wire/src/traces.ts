@@ -23,7 +23,7 @@ export const spanIdSchema = z
   .regex(/^[0-9a-f]{16}$/, { message: 'must be 16 lowercase hex characters' });
 
 /** A JSON value (span attributes may hold strings, numbers, booleans and arrays of them). */
-const jsonRecordSchema = z.record(z.string(), z.unknown(), { message: 'must be an object' });
+const jsonRecordSchema = z.record(z.string(), z.unknown(), { error: expects('must be an object') });
 
 export const spanEventSchema = z.object({
   name: z.string({ error: expects('must be a string') }),
@@ -40,10 +40,13 @@ export const spanSchema = z.object({
   kind: z.enum(SPAN_KINDS, { error: expects(`must be one of ${SPAN_KINDS.join(', ')}`) }),
   startTime: isoDateTimeSchema,
   endTime: isoDateTimeSchema,
-  status: z.object({
-    code: z.enum(SPAN_STATUS_CODES, { error: expects(`must be one of ${SPAN_STATUS_CODES.join(', ')}`) }),
-    message: z.string().optional(),
-  }),
+  status: z.object(
+    {
+      code: z.enum(SPAN_STATUS_CODES, { error: expects(`must be one of ${SPAN_STATUS_CODES.join(', ')}`) }),
+      message: z.string().optional(),
+    },
+    { error: expects('must be an object with a code') },
+  ),
   attributes: jsonRecordSchema,
   events: z.array(spanEventSchema).optional(),
 });
@@ -78,9 +81,13 @@ export const evaluationTraceSchema = z
     environment: z.string().optional(),
     appVersion: z.string().optional(),
     metadata: z
-      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]), {
-        message: 'must be an object of strings, numbers and booleans',
-      })
+      .record(
+        z.string(),
+        z.union([z.string(), z.number(), z.boolean()], { message: 'must be a string, number or boolean' }),
+        {
+          message: 'must be an object of strings, numbers and booleans',
+        },
+      )
       .optional(),
     spans: z.array(spanSchema).optional(),
   })

@@ -16,7 +16,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>, prefix = ''): strin
 
 /** Turns zod issues into the spec's `errors[]`, one entry per issue. */
 export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     // An unrecognized key is reported at its parent; name the key itself.
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({
@@ -25,5 +25,5 @@ export function toFieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
       }));
     }
     return [{ path: formatPath(issue.path, prefix), message: issue.message }];
-  }).flat();
+  });
 }

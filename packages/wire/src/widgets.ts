@@ -9,9 +9,12 @@ export type Widget = z.infer<typeof widgetSchema>;
 export const widgetDataBodySchema = z
   .object({
     types: z
-      .array(z.string({ error: expects('must be a string') }).min(1, { message: 'must be at least 1 character' }), {
-        error: expects('must be an array of widget ids'),
-      })
+      .array(
+        z.string({ error: expects('must be a string') }).min(1, { message: 'must be at least 1 character' }),
+        {
+          error: expects('must be an array of widget ids'),
+        },
+      )
       .min(1, { message: 'must hold at least 1 widget id' }),
     start: isoDateTimeSchema,
     end: isoDateTimeSchema,
