@@ -1,0 +1,73 @@
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AqmClient, type AqmClientOptions, AqmError } from '../src/index.js';
+import { hang, json, reset, startTestServer, type TestServer } from './helpers/test-server.js';
+
+const SECRET = 'aqm_live_SuperSecret_0123456789';
+
+let server: TestServer;
+let client: AqmClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  client = new AqmClient({ apiKey: SECRET, baseUrl: server.baseUrl, maxRetries: 0, timeoutMs: 100 });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+function expectNoSecret(text: string | undefined): void {
+  expect(text).toBeDefined();
+  expect(text).not.toContain(SECRET);
+}
+
+describe('the API key never shows', () => {
+  it('in JSON.stringify(client) and util.inspect(client)', () => {
+    expect(JSON.parse(JSON.stringify(client))).toEqual({ baseUrl: server.baseUrl, apiKey: '[redacted]' });
+    expect(inspect(client)).toBe(
+      `AqmClient { baseUrl: ${JSON.stringify(server.baseUrl)}, apiKey: '[redacted]' }`,
+    );
+    expectNoSecret(inspect(client, { showHidden: true, depth: 10 }));
+    expectNoSecret(inspect(client.applications, { showHidden: true, depth: 10 }));
+    expectNoSecret(inspect(client.guardrails, { showHidden: true, depth: 10 }));
+    expectNoSecret(JSON.stringify(client.guardrails));
+    expect(Object.values(client).some((v) => typeof v === 'string' && v.includes(SECRET))).toBe(false);
+  });
+
+  it.each([
+    ['401', json(401, { message: 'Invalid API key' })],
+    ['404', json(404, { success: false, message: 'nope' })],
+    ['400', json(400, { success: false, message: 'bad', errors: [{ path: 'name', message: 'x' }] })],
+    ['a reset', reset],
+    ['a timeout', hang],
+  ])('in errors from %s', async (_label, handler) => {
+    server.reply(handler);
+    const err = await client.applications.update('app', { name: 'n' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AqmError);
+    const e = err as AqmError;
+    expectNoSecret(String(e));
+    expectNoSecret(e.stack);
+    expectNoSecret(inspect(e, { depth: 10 }));
+    expectNoSecret(JSON.stringify(e));
+    // The key did travel, in its header.
+    expect(server.requests.at(-1)?.headers['x-api-key']).toBe(SECRET);
+  });
+
+  it('in input errors and option errors', async () => {
+    const input = (await client.applications.list({ page: -1 }).catch((e: unknown) => e)) as Error;
+    expectNoSecret(String(input));
+    expectNoSecret(input.stack);
+    let optionError: Error | undefined;
+    try {
+      new AqmClient({
+        apiKey: SECRET,
+        baseUrl: 'ftp://x',
+        headers: { 'x-api-key': SECRET },
+      } as AqmClientOptions);
+    } catch (e) {
+      optionError = e as Error;
+    }
+    expectNoSecret(optionError?.message);
+    expectNoSecret(optionError?.stack);
+  });
+});
