@@ -1,0 +1,74 @@
+import { MAX_BODY_BYTES, type RouteName } from '@aqm/wire';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ApiKeyRing } from './auth.js';
+import { handleError, handleNotFound } from './errors.js';
+import { FaultInjector } from './fault-injector.js';
+import { type AppOptions, checkAppOptions } from './options.js';
+import type { ServiceContext } from './routes/context.js';
+import { allHandlers } from './routes/handlers.js';
+import { type AqmRouteConfig, registerRoutes } from './routes/register.js';
+import { openStore, type Store } from './store/store.js';
+
+/** The app and the handles `startServer` exposes (keys, faults, store). */
+export interface Service {
+  app: FastifyInstance;
+  keys: ApiKeyRing;
+  faults: FaultInjector;
+  store: Store;
+  prefix: string;
+}
+
+/** Builds the service: checks the options, opens the store, wires hooks, handlers and errors. */
+export function createService(options: AppOptions): Service {
+  const checked = checkAppOptions(options);
+  const store = openStore({ dataDir: checked.dataDir });
+  const keys = new ApiKeyRing(checked.apiKeys);
+  const faults = new FaultInjector(checked.faults);
+  const app = Fastify({
+    logger: checked.logger,
+    bodyLimit: MAX_BODY_BYTES,
+    // close() must not wait for keep-alive sockets or for requests a fault left hanging.
+    forceCloseConnections: true,
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+  // Faults come first (they play the network and the infrastructure in front of the service), then the key.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!(await faults.apply(routeNameOf(request), request, reply))) return reply;
+    if (!keys.authenticate(request, reply)) return reply;
+  });
+  app.addHook('preClose', (done) => {
+    faults.releaseHung();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    store.close();
+    done();
+  });
+  const ctx: ServiceContext = { store, prefix: checked.prefix, now: () => new Date().toISOString() };
+  void app.register(
+    async (scope) => {
+      registerRoutes(scope, allHandlers(ctx), (request) => keys.projectOf(request));
+    },
+    { prefix: checked.prefix },
+  );
+  return { app, keys, faults, store, prefix: checked.prefix };
+}
+
+/**
+ * The service as a fastify instance, not listening: every route of the interface under the
+ * prefix, for `app.inject(...)` in tests or to `listen` yourself. Closing the app closes the store.
+ * @example
+ * ```ts
+ * const app = buildApp({ apiKeys: [{ key: 'k', projectId: 'p' }] });
+ * const res = await app.inject({ method: 'GET', url: '/api/metrics/eval', headers: { 'x-api-key': 'k' } });
+ * await app.close();
+ * ```
+ */
+export function buildApp(options: AppOptions): FastifyInstance {
+  return createService(options).app;
+}
+
+function routeNameOf(request: FastifyRequest): RouteName | undefined {
+  return (request.routeOptions.config as Partial<AqmRouteConfig>).routeName;
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
+import { type RunningServer, startServer } from './start-server.js';
+
+/** `aqm-server`: starts the local service, prints where it listens, stops cleanly on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  const command = parseCliArgs(process.argv.slice(2));
+  if (command.kind === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  // Handlers go in before anything is printed: whoever reads the output may signal at once.
+  const starting = startServer(command.options);
+  const stop = (signal: NodeJS.Signals) => {
+    process.stdout.write(`Received ${signal}, closing.\n`);
+    starting
+      .then((srv) => srv.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`aqm-server: error while closing: ${(error as Error).message}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  printReady(await starting, command.generatedKey);
+}
+
+function printReady(srv: RunningServer, generatedKey: { key: string; projectId: string } | undefined): void {
+  const storage = srv.storage === ':memory:' ? 'in memory' : srv.storage;
+  const lines = [`AQM local service listening on ${srv.url} (storage: ${storage})`];
+  if (generatedKey !== undefined) {
+    lines.push(`No --api-key given: generated a development key for project "${generatedKey.projectId}".`);
+  }
+  lines.push(`  export AQM_BASE_URL=${srv.url}`);
+  // The one place a key is printed: a random key made for this local run, useless elsewhere.
+  if (generatedKey !== undefined) lines.push(`  export AQM_API_KEY=${generatedKey.key}`);
+  lines.push('Press Ctrl-C to stop.');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  const usage = error instanceof CliUsageError ? '\nRun aqm-server --help for the options.' : '';
+  process.stderr.write(`aqm-server: ${(error as Error).message}${usage}\n`);
+  process.exit(error instanceof CliUsageError ? 2 : 1);
+});

@@ -1,0 +1,81 @@
+import type { FieldError } from '@aqm/wire';
+import { MAX_BODY_BYTES } from '@aqm/wire';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+/** An error that answers with a status and the spec's error envelope (plus `errors[]` for 400). */
+export class HttpError extends Error {
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The field errors of a validation error (status 400). */
+  readonly errors: FieldError[] | undefined;
+
+  constructor(status: number, message: string, errors?: FieldError[]) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.errors = errors;
+  }
+
+  /** The body to send. */
+  toBody(): { success: false; message: string; errors?: FieldError[] } {
+    return this.errors === undefined
+      ? { success: false, message: this.message }
+      : { success: false, message: this.message, errors: this.errors };
+  }
+}
+
+/** 400 with the validation envelope; the summary names the first failing field. */
+export function validationError(errors: FieldError[]): HttpError {
+  const first = errors[0];
+  const summary =
+    first === undefined
+      ? 'Validation failed'
+      : `Validation failed: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`;
+  return new HttpError(400, summary, errors);
+}
+
+/** 404 for a resource that does not exist or that the key's project cannot see (the two look the same). */
+export function notFound(what: string): HttpError {
+  return new HttpError(404, `${what} not found`);
+}
+
+/** 409 for a name already used in the project. */
+export function conflict(message: string): HttpError {
+  return new HttpError(409, message);
+}
+
+/**
+ * The one error handler: every failure leaves as the spec's envelope. Our own `HttpError`s as
+ * they are; fastify's body errors mapped (malformed or empty JSON → 400 at `$`, too large → 413,
+ * wrong content type → 415); anything else → 500 without internals.
+ */
+export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
+  const httpError = toHttpError(error);
+  if (httpError.status >= 500) request.log.error({ err: error }, 'request failed');
+  void reply.code(httpError.status).send(httpError.toBody());
+}
+
+function toHttpError(error: FastifyError | Error): HttpError {
+  if (error instanceof HttpError) return error;
+  const code = 'code' in error ? error.code : undefined;
+  const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new HttpError(413, `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes`);
+  }
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return validationError([{ path: '$', message: 'is required: the JSON body is empty' }]);
+  }
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+    return validationError([{ path: '$', message: 'is not valid JSON' }]);
+  if (statusCode === 400 && error.name === 'SyntaxError') {
+    return validationError([{ path: '$', message: `is not valid JSON (${error.message})` }]);
+  }
+  if (statusCode === 400) return validationError([{ path: '$', message: error.message }]);
+  if (statusCode >= 400 && statusCode < 500) return new HttpError(statusCode, error.message);
+  return new HttpError(500, 'Internal server error');
+}
+
+/** The envelope of an unknown route. */
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url} not found` });
+}

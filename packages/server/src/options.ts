@@ -1,0 +1,84 @@
+import { type ApiKey, checkApiKeys } from './auth.js';
+import { describeValue } from './describe-value.js';
+import { checkFaults, type FaultsConfig } from './faults.js';
+
+/** Options of {@link buildApp}: the service without a listening socket. */
+export interface AppOptions {
+  /** The keys the service accepts, each belonging to one project. At least one. */
+  apiKeys: ApiKey[];
+  /** Path prefix of every route; `{base_url}` ends with it. Default `'/api'`; `''` for none. */
+  prefix?: string;
+  /** Directory of the database file (`<dataDir>/aqm.sqlite`, created if missing). Default: in memory. */
+  dataDir?: string;
+  /** Fault rules to start with (see {@link FaultRule}); `null` or omitted for none. */
+  faults?: FaultsConfig | null;
+  /** fastify's request logging to stdout. Default `false`. */
+  logger?: boolean;
+}
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions extends AppOptions {
+  /** Port to listen on; `0` (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on. Default `'127.0.0.1'`. */
+  host?: string;
+}
+
+/** {@link AppOptions} after checks, defaults filled in. */
+export interface CheckedAppOptions {
+  apiKeys: ApiKey[];
+  prefix: string;
+  dataDir: string | undefined;
+  faults: FaultsConfig | null;
+  logger: boolean;
+}
+
+const KNOWN = new Set(['apiKeys', 'prefix', 'dataDir', 'faults', 'logger', 'port', 'host']);
+
+/**
+ * Checks the options of `buildApp`/`startServer`.
+ * @throws TypeError or RangeError naming the option, the rule and the value.
+ */
+export function checkAppOptions(options: unknown, label = 'options'): CheckedAppOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`${label} must be an object with at least apiKeys, got ${describeValue(options)}`);
+  }
+  const value = options as Record<string, unknown>;
+  for (const key of Object.keys(value)) {
+    if (!KNOWN.has(key))
+      throw new TypeError(`${label}.${key} is not a known option (known: ${[...KNOWN].join(', ')})`);
+  }
+  const { prefix = '/api', dataDir, faults, logger = false } = value;
+  if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(prefix)) {
+    throw new TypeError(
+      `${label}.prefix must be '' or a path like '/api' (segments of letters, digits, . _ ~ -), got ${describeValue(prefix)}`,
+    );
+  }
+  if (dataDir !== undefined && (typeof dataDir !== 'string' || dataDir === '')) {
+    throw new TypeError(`${label}.dataDir must be a non-empty directory path, got ${describeValue(dataDir)}`);
+  }
+  if (typeof logger !== 'boolean')
+    throw new TypeError(`${label}.logger must be a boolean, got ${describeValue(logger)}`);
+  return {
+    apiKeys: checkApiKeys(value.apiKeys, `${label}.apiKeys`),
+    prefix: prefix.replace(/\/$/, ''),
+    dataDir,
+    faults: faults === undefined || faults === null ? null : checkFaults(faults, `${label}.faults`),
+    logger,
+  };
+}
+
+/** Checks `port` and `host` of `startServer`. */
+export function checkListenOptions(
+  options: { port?: unknown; host?: unknown },
+  label = 'options',
+): { port: number; host: string } {
+  const { port = 0, host = '127.0.0.1' } = options;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`${label}.port must be an integer from 0 to 65535, got ${describeValue(port)}`);
+  }
+  if (typeof host !== 'string' || host.trim() === '') {
+    throw new TypeError(`${label}.host must be a non-empty host name or address, got ${describeValue(host)}`);
+  }
+  return { port, host };
+}

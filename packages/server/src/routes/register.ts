@@ -1,0 +1,104 @@
+import {
+  type FieldError,
+  paginationOf,
+  type RouteDef,
+  type RouteName,
+  routes,
+  toFieldErrors,
+  traceIdSchema,
+  uuidSchema,
+} from '@aqm/wire';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationError } from '../errors.js';
+import type { RouteHandlers } from './route-types.js';
+
+/** How each path parameter is checked: malformed ids are a 400 naming the parameter. */
+const PARAM_SCHEMAS: Record<string, typeof uuidSchema | typeof traceIdSchema> = {
+  applicationId: uuidSchema,
+  evaluationId: uuidSchema,
+  traceId: traceIdSchema,
+};
+
+/** A handler as the registration loop sees it; parsing guarantees the typed input at run time. */
+type ParsedHandler = (input: ParsedInput) => unknown;
+interface ParsedInput {
+  projectId: string;
+  params: Record<string, string>;
+  query: unknown;
+  body: unknown;
+}
+
+/** Route config that tells the hooks which wire route a request is for. */
+export interface AqmRouteConfig {
+  routeName: RouteName;
+}
+
+/** `/applications/{applicationId}` → `/applications/:applicationId` */
+export function toFastifyPath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/**
+ * Registers every route of the wire table with its handler. The wire schemas validate params,
+ * query and body (all failures reported together as one 400), and the handler's result is put
+ * in the route's envelope: `{ success, data }` or `{ success, data, pagination }`.
+ */
+export function registerRoutes(
+  app: FastifyInstance,
+  handlers: RouteHandlers,
+  projectOf: (request: FastifyRequest) => string,
+): void {
+  for (const name of Object.keys(routes) as RouteName[]) {
+    const def: RouteDef = routes[name];
+    const handler = handlers[name] as unknown as ParsedHandler;
+    const config: AqmRouteConfig = { routeName: name };
+    app.route({
+      method: def.method,
+      url: toFastifyPath(def.path),
+      config,
+      handler: async (request) => {
+        const input = parseInput(def, request, projectOf(request));
+        const result = await handler(input);
+        if (def.response === 'paged') {
+          const { items, total } = result as { items: unknown[]; total: number };
+          const { page, limit } = input.query as { page: number; limit: number };
+          return { success: true, data: items, pagination: paginationOf(page, limit, total) };
+        }
+        return { success: true, data: result };
+      },
+    });
+  }
+}
+
+function parseInput(def: RouteDef, request: FastifyRequest, projectId: string): ParsedInput {
+  const errors: FieldError[] = [];
+  const rawParams = (request.params ?? {}) as Record<string, string>;
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(rawParams)) {
+    const schema = PARAM_SCHEMAS[key];
+    const parsed = schema === undefined ? { success: true as const, data: value } : schema.safeParse(value);
+    if (parsed.success) params[key] = parsed.data;
+    else errors.push(...toFieldErrors(parsed.error, key));
+  }
+  const query = parseWith(def.query, request.query, errors);
+  const body = parseWith(def.body, request.body, errors, 'is required: send a JSON object body');
+  if (errors.length > 0) throw validationError(errors);
+  return { projectId, params, query, body };
+}
+
+function parseWith(
+  schema: RouteDef['query'],
+  value: unknown,
+  errors: FieldError[],
+  missing?: string,
+): unknown {
+  if (schema === undefined) return undefined;
+  if (value === undefined && missing !== undefined) {
+    errors.push({ path: '$', message: missing });
+    return undefined;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  errors.push(...toFieldErrors(parsed.error));
+  return undefined;
+}

@@ -1,0 +1,117 @@
+import type { PiiEntity, SecretEntity } from '../catalog/validators.js';
+
+/**
+ * A detector of one entity: a global regular expression and, when the shape alone is too
+ * loose, a check of the matched text (a checksum, a digit count).
+ */
+export interface EntityPattern<E extends string = string> {
+  entity: E;
+  /** Always global; only ever used through `matchAll`, so its `lastIndex` is never shared state. */
+  regex: RegExp;
+  valid?: (match: string) => boolean;
+}
+
+/** The Luhn checksum of card numbers. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+/** The ISO 13616 check of an IBAN: move the first 4 characters to the end, letters to numbers, mod 97 = 1. */
+export function ibanValid(iban: string): boolean {
+  const compact = iban.replace(/ /g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return false;
+  const rearranged = compact.slice(4) + compact.slice(0, 4);
+  let remainder = 0;
+  for (const char of rearranged) {
+    const value = char >= 'A' ? String(char.charCodeAt(0) - 55) : char;
+    for (const digit of value) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
+}
+
+const digitCount = (text: string) => text.replace(/\D/g, '').length;
+
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+
+/**
+ * PII detectors, most specific first: when two findings overlap and are as long as each
+ * other, the earlier entity of this list names the merged finding.
+ */
+export const PII_PATTERNS: ReadonlyArray<EntityPattern<PiiEntity>> = [
+  {
+    entity: 'EMAIL_ADDRESS',
+    regex:
+      /(?<![\w.+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?![\w-])/g,
+  },
+  {
+    entity: 'CREDIT_CARD',
+    // 13-19 digits, bare or in groups of 4 (or Amex 4-6-5) with one kind of separator.
+    regex:
+      /(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{5})(?![\d-])/g,
+    valid: (match) => {
+      const digits = match.replace(/\D/g, '');
+      return digits.length >= 13 && digits.length <= 19 && luhnValid(digits);
+    },
+  },
+  {
+    entity: 'IBAN_CODE',
+    regex: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g,
+    valid: ibanValid,
+  },
+  {
+    entity: 'US_SSN',
+    // Never issued: area 000, 666 or 900-999, group 00, serial 0000.
+    regex: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g,
+  },
+  {
+    entity: 'IP_ADDRESS',
+    regex: new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?!\\d|\\.\\d)`, 'g'),
+  },
+  {
+    entity: 'PHONE_NUMBER',
+    // Optional +country code and (area code), then groups of digits split by space, dot or dash.
+    regex:
+      /(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]\d{1,4}){1,5}(?![\w-]|\.\d)|(?<![\w+])\+\d{10,15}(?!\w)/g,
+    valid: (match) => digitCount(match) >= 10 && digitCount(match) <= 15,
+  },
+];
+
+/** Secret detectors (credentials that must not travel in prompts or responses). */
+export const SECRET_PATTERNS: ReadonlyArray<EntityPattern<SecretEntity>> = [
+  {
+    entity: 'PRIVATE_KEY',
+    regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g,
+  },
+  {
+    entity: 'API_KEY',
+    // OpenAI-, Anthropic- and Stripe-style secret keys: sk-..., sk-proj-..., sk_live_...
+    regex: /(?<![\w-])sk[-_][A-Za-z0-9_-]{20,}(?![\w-])/g,
+    // A real key mixes letters and digits; `sk-this-is-just-a-long-slug` is not one.
+    valid: (match) => /\d/.test(match.slice(3)) && /[A-Za-z]/.test(match.slice(3)),
+  },
+  {
+    entity: 'AWS_ACCESS_KEY',
+    regex: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+  },
+  {
+    entity: 'GITHUB_TOKEN',
+    regex:
+      /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g,
+  },
+  {
+    entity: 'PASSWORD',
+    // Only the value is the finding, so `mask` keeps the key: `password=<PASSWORD>`. A value
+    // does not end with sentence punctuation: `password=hunter2.` ends a sentence.
+    regex:
+      /(?<=(?<![A-Za-z])(?:password|passwd|pwd|passphrase)["']?\s*[:=]\s*)(?:"[^"\n]+"|'[^'\n]+'|[^\s"',;]*[^\s"',;.!?:)\]])/gi,
+  },
+];

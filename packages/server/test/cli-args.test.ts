@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, DEFAULT_CLI_PORT, DEFAULT_PROJECT, parseCliArgs } from '../src/cli-args.js';
+
+describe('parseCliArgs', () => {
+  it('defaults: port, no faults, and a generated development key', () => {
+    const command = parseCliArgs([]);
+    if (command.kind !== 'run') throw new Error('expected run');
+    expect(command.options.port).toBe(DEFAULT_CLI_PORT);
+    expect(command.options.faults).toBeUndefined();
+    expect(command.generatedKey?.projectId).toBe(DEFAULT_PROJECT);
+    expect(command.generatedKey?.key).toMatch(/^aqm_dev_[0-9a-f]{32}$/);
+    expect(command.options.apiKeys).toEqual([command.generatedKey]);
+  });
+
+  it('reads every option', () => {
+    const command = parseCliArgs([
+      '--port=8123',
+      '--host',
+      '0.0.0.0',
+      '--prefix',
+      '/v1',
+      '--api-key',
+      'k1:proj',
+      '--api-key',
+      'k2',
+      '--data-dir',
+      '/tmp/x',
+      '--log',
+    ]);
+    expect(command).toEqual({
+      kind: 'run',
+      generatedKey: undefined,
+      options: {
+        port: 8123,
+        host: '0.0.0.0',
+        prefix: '/v1',
+        dataDir: '/tmp/x',
+        logger: true,
+        apiKeys: [
+          { key: 'k1', projectId: 'proj' },
+          { key: 'k2', projectId: DEFAULT_PROJECT },
+        ],
+      },
+    });
+  });
+
+  it('builds one fault rule, or one per --fault-route', () => {
+    const one = parseCliArgs([
+      '--api-key',
+      'k',
+      '--fault-status',
+      '503',
+      '--fault-rate',
+      '0.25',
+      '--fault-seed',
+      '9',
+    ]);
+    expect(one.kind === 'run' && one.options.faults).toEqual({
+      seed: 9,
+      rules: [{ status: 503, rate: 0.25 }],
+    });
+    const perRoute = parseCliArgs([
+      '--api-key',
+      'k',
+      '--fault-route',
+      'widgets.list',
+      '--fault-route',
+      'evaluations.submit',
+      '--fault-hang',
+      '--fault-latency-ms',
+      '20',
+    ]);
+    expect(perRoute.kind === 'run' && perRoute.options.faults).toEqual({
+      rules: [
+        { hang: true, latencyMs: 20, route: 'widgets.list' },
+        { hang: true, latencyMs: 20, route: 'evaluations.submit' },
+      ],
+    });
+    const dated = parseCliArgs([
+      '--api-key',
+      'k',
+      '--fault-status',
+      '429',
+      '--fault-retry-after',
+      'Wed, 21 Oct 2026 07:28:00 GMT',
+    ]);
+    expect(dated.kind === 'run' && dated.options.faults?.rules[0]?.retryAfter).toBe(
+      'Wed, 21 Oct 2026 07:28:00 GMT',
+    );
+    const seconds = parseCliArgs([
+      '--api-key',
+      'k',
+      '--fault-status',
+      '429',
+      '--fault-retry-after',
+      '5',
+      '--fault-reset',
+    ]);
+    expect(seconds.kind === 'run' && seconds.options.faults?.rules[0]).toEqual({
+      status: 429,
+      retryAfter: 5,
+      reset: true,
+    });
+  });
+
+  it('ignores a leading -- (as `pnpm run server -- --port 0` passes it)', () => {
+    const command = parseCliArgs(['--', '--port', '0', '--api-key', 'k']);
+    expect(command.kind === 'run' && command.options.port).toBe(0);
+  });
+
+  it('answers help', () => {
+    expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
+    expect(parseCliArgs(['-h'])).toEqual({ kind: 'help' });
+  });
+
+  it.each([
+    [['--port', '80x'], '--port must be an integer, got "80x"'],
+    [['--fault-rate', 'half'], '--fault-rate must be a number, got "half"'],
+    [['--fault-seed', '1.5', '--fault-status', '500'], '--fault-seed must be an integer, got "1.5"'],
+    [['--api-key', 'has space'], '--api-key #1 must be KEY or KEY:PROJECT'],
+    [['--api-key', 'k:'], '--api-key #1 has an empty PROJECT'],
+    [['extra'], 'Unexpected argument'],
+    [['--nope'], "Unknown option '--nope'"],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(CliUsageError);
+    expect(() => parseCliArgs(argv)).toThrow(message);
+  });
+
+  it('never echoes a key in an error', () => {
+    expect(() => parseCliArgs(['--api-key', 'very secret'])).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('very secret') }),
+    );
+  });
+});
