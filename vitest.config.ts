@@ -11,13 +11,14 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
+        extends: true,
         resolve: {
           alias: [{ find: /^@aqm\/([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` }],
         },
         test: { name: 'unit', include: ['packages/*/test/**/*.test.ts'] },
       },
-      { test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
-      { test: { name: 'http', include: ['test/http/**/*.test.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+      { extends: true, test: { name: 'http', include: ['test/http/**/*.test.ts'] } },
     ],
   },
 });
