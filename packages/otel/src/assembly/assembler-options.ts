@@ -1,0 +1,65 @@
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { LlmLogRecord } from '../mapping/llm-log-record.js';
+
+/** Why a trace was handed over. */
+export type CompletionReason = 'root-ended' | 'idle' | 'max-spans' | 'evicted' | 'flush';
+
+/** A completed trace: its spans, the log records joined to it, and why it completed. */
+export interface TraceGroup {
+  traceId: string;
+  spans: ReadableSpan[];
+  logs: LlmLogRecord[];
+  reason: CompletionReason;
+}
+
+/** Options of {@link TraceAssembler}. */
+export interface AssemblerOptions {
+  /** A trace with no new span for this long is complete. */
+  traceIdleMs: number;
+  /** A trace is complete when it holds this many spans; later spans of it are counted late. */
+  maxSpansPerTrace: number;
+  /** Past this many open traces, the oldest is completed as it is (reason `evicted`). */
+  maxOpenTraces: number;
+  /** Receives each completed trace, synchronously. Errors it throws are counted and swallowed. */
+  onComplete: (group: TraceGroup) => void;
+  /** Clock (ms), for tests. Defaults to `Date.now`. */
+  now?: () => number;
+  /** Log records kept per trace (default 1000); more are dropped and counted. */
+  maxLogsPerTrace?: number;
+  /** Completed trace ids remembered to recognise late spans (default 10,000). */
+  recentTraceIds?: number;
+}
+
+/** Counters of {@link TraceAssembler}. */
+export interface AssemblerStats {
+  openTraces: number;
+  /** Spans of already completed traces, dropped (re-sending would replace the fuller record). */
+  lateSpans: number;
+  /** Traces completed early because `maxOpenTraces` was reached. */
+  evictedTraces: number;
+  /** Log records of already completed traces, dropped. */
+  lateLogs: number;
+  /** Log records dropped past `maxLogsPerTrace`, or whose span never arrived. */
+  droppedLogs: number;
+  /** Times `onComplete` threw. */
+  callbackErrors: number;
+}
+
+/**
+ * Log records usually arrive before their span is exported (a `BatchSpanProcessor` holds spans for
+ * seconds); a trace known only from logs waits at least this long for its spans.
+ */
+export const LOG_ONLY_WAIT_MS = 30_000;
+export const DEFAULT_MAX_LOGS_PER_TRACE = 1000;
+export const DEFAULT_RECENT_TRACE_IDS = 10_000;
+
+export function describeValue(value: unknown): string {
+  return typeof value === 'string' ? `"${value}" (string)` : `${String(value)} (${typeof value})`;
+}
+
+export function checkInteger(name: string, value: unknown, min: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TypeError(`Expected \`${name}\` to be an integer >= ${min}, got ${describeValue(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,259 @@
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { LlmLogRecord } from '../mapping/llm-log-record.js';
+import {
+  type AssemblerOptions,
+  type AssemblerStats,
+  type CompletionReason,
+  checkInteger,
+  DEFAULT_MAX_LOGS_PER_TRACE,
+  DEFAULT_RECENT_TRACE_IDS,
+  describeValue,
+  LOG_ONLY_WAIT_MS,
+  type TraceGroup,
+} from './assembler-options.js';
+import { isLocalRoot, type OpenTrace } from './open-trace.js';
+import { RecentIds } from './recent-ids.js';
+
+export type { AssemblerOptions, AssemblerStats, CompletionReason, TraceGroup };
+export { LOG_ONLY_WAIT_MS };
+
+/**
+ * Groups spans (and content log records) by trace as they arrive across export calls and hands
+ * each trace over once complete: when its local root span has ended, when no span of it arrived
+ * for `traceIdleMs`, or when it reaches `maxSpansPerTrace`. Memory is bounded throughout.
+ *
+ * @example
+ * const assembler = new TraceAssembler({
+ *   traceIdleMs: 5000, maxSpansPerTrace: 1000, maxOpenTraces: 1000,
+ *   onComplete: (group) => console.log(group.traceId, group.reason),
+ * });
+ * assembler.addSpans(spans);
+ */
+export class TraceAssembler {
+  readonly #idleMs: number;
+  readonly #maxSpans: number;
+  readonly #maxOpen: number;
+  readonly #maxLogs: number;
+  readonly #onComplete: (group: TraceGroup) => void;
+  readonly #now: () => number;
+  readonly #open = new Map<string, OpenTrace>();
+  readonly #recent: RecentIds;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerDueMs = Number.POSITIVE_INFINITY;
+  #stopped = false;
+  #lateSpans = 0;
+  #lateLogs = 0;
+  #droppedLogs = 0;
+  #evicted = 0;
+  #callbackErrors = 0;
+
+  /** @param options - see {@link AssemblerOptions}; each is checked, with an error naming it. */
+  constructor(options: AssemblerOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`Expected \`options\` to be an object, got ${describeValue(options)}`);
+    }
+    this.#idleMs = checkInteger('traceIdleMs', options.traceIdleMs, 1);
+    this.#maxSpans = checkInteger('maxSpansPerTrace', options.maxSpansPerTrace, 1);
+    this.#maxOpen = checkInteger('maxOpenTraces', options.maxOpenTraces, 1);
+    this.#maxLogs = checkInteger('maxLogsPerTrace', options.maxLogsPerTrace ?? DEFAULT_MAX_LOGS_PER_TRACE, 1);
+    this.#recent = new RecentIds(
+      checkInteger('recentTraceIds', options.recentTraceIds ?? DEFAULT_RECENT_TRACE_IDS, 1),
+    );
+    if (typeof options.onComplete !== 'function') {
+      throw new TypeError(
+        `Expected \`onComplete\` to be a function, got ${describeValue(options.onComplete)}`,
+      );
+    }
+    if (options.now !== undefined && typeof options.now !== 'function') {
+      throw new TypeError(`Expected \`now\` to be a function, got ${describeValue(options.now)}`);
+    }
+    this.#onComplete = options.onComplete;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Traces being assembled (including those known so far only from log records). */
+  get openTraces(): number {
+    return this.#open.size;
+  }
+
+  /**
+   * Adds ended spans. Traces they complete are handed to `onComplete` before this returns; a
+   * root span completes its trace after the whole batch is added, so children listed after their
+   * root in the same batch are not lost.
+   *
+   * @example
+   * assembler.addSpans([childSpan, rootSpan]); // onComplete runs once, reason 'root-ended'
+   */
+  addSpans(spans: readonly ReadableSpan[]): void {
+    const now = this.#now();
+    const rootsEnded: OpenTrace[] = [];
+    for (const span of spans) {
+      let traceId: string;
+      try {
+        traceId = span.spanContext().traceId;
+      } catch {
+        continue;
+      }
+      if (this.#recent.has(traceId)) {
+        this.#lateSpans += 1;
+        continue;
+      }
+      const entry = this.#open.get(traceId) ?? this.#create(traceId, now);
+      entry.spans.push(span);
+      entry.lastActivityMs = now;
+      if (!entry.rootEnded && isLocalRoot(span)) {
+        entry.rootEnded = true;
+        rootsEnded.push(entry);
+      }
+      if (entry.spans.length >= this.#maxSpans) this.#complete(entry, 'max-spans');
+    }
+    for (const entry of rootsEnded) {
+      if (this.#open.get(entry.traceId) === entry) this.#complete(entry, 'root-ended');
+    }
+    if (this.#open.size > 0) this.#ensureTimer(now + this.#idleMs);
+  }
+
+  /**
+   * Joins a content log record to its trace. It may arrive before its span has ended; a trace
+   * with no open entry gets one (bounded like the rest).
+   *
+   * @example
+   * assembler.addLog({ traceId, spanId, eventName: 'gen_ai.choice', body, attributes: {} });
+   */
+  addLog(log: LlmLogRecord): void {
+    if (typeof log !== 'object' || log === null || typeof log.traceId !== 'string') return;
+    if (this.#recent.has(log.traceId)) {
+      this.#lateLogs += 1;
+      return;
+    }
+    const now = this.#now();
+    const entry = this.#open.get(log.traceId) ?? this.#create(log.traceId, now);
+    if (entry.logs.length >= this.#maxLogs) {
+      this.#droppedLogs += 1;
+      return;
+    }
+    entry.logs.push(log);
+    if (entry.spans.length === 0) entry.lastActivityMs = now;
+    this.#ensureTimer(this.#deadline(entry));
+  }
+
+  /**
+   * Completes every open trace that has spans now (reason `flush`). Traces known only from log
+   * records keep waiting for their spans.
+   *
+   * @example
+   * assembler.flushAll();
+   */
+  flushAll(): void {
+    for (const entry of [...this.#open.values()]) {
+      if (entry.spans.length > 0) this.#complete(entry, 'flush');
+    }
+  }
+
+  /**
+   * Counters: open traces, late spans and logs, evictions, dropped logs, callback errors.
+   *
+   * @example
+   * const { lateSpans } = assembler.stats();
+   */
+  stats(): AssemblerStats {
+    return {
+      openTraces: this.#open.size,
+      lateSpans: this.#lateSpans,
+      evictedTraces: this.#evicted,
+      lateLogs: this.#lateLogs,
+      droppedLogs: this.#droppedLogs,
+      callbackErrors: this.#callbackErrors,
+    };
+  }
+
+  /**
+   * Stops the idle timer for good and forgets traces known only from logs (no span can complete
+   * them any more). Call `flushAll()` first to hand over what is open.
+   *
+   * @example
+   * assembler.flushAll();
+   * assembler.shutdown();
+   */
+  shutdown(): void {
+    this.#stopped = true;
+    this.#clearTimer();
+    for (const entry of [...this.#open.values()]) {
+      if (entry.spans.length === 0) this.#complete(entry, 'flush');
+    }
+  }
+
+  #create(traceId: string, now: number): OpenTrace {
+    if (this.#open.size >= this.#maxOpen) {
+      // Map order is creation order: the first entry is the oldest.
+      const oldest = this.#open.values().next().value;
+      if (oldest !== undefined) {
+        this.#evicted += 1;
+        this.#complete(oldest, 'evicted');
+      }
+    }
+    const entry: OpenTrace = { traceId, spans: [], logs: [], lastActivityMs: now, rootEnded: false };
+    this.#open.set(traceId, entry);
+    return entry;
+  }
+
+  #deadline(entry: OpenTrace): number {
+    return (
+      entry.lastActivityMs +
+      (entry.spans.length > 0 ? this.#idleMs : Math.max(this.#idleMs, LOG_ONLY_WAIT_MS))
+    );
+  }
+
+  #complete(entry: OpenTrace, reason: CompletionReason): void {
+    this.#open.delete(entry.traceId);
+    if (this.#open.size === 0) this.#clearTimer();
+    if (entry.spans.length === 0) {
+      // Logs whose span never came: nothing to map. Not remembered, so the span may still come.
+      this.#droppedLogs += entry.logs.length;
+      return;
+    }
+    this.#recent.add(entry.traceId);
+    try {
+      this.#onComplete({ traceId: entry.traceId, spans: entry.spans, logs: entry.logs, reason });
+    } catch {
+      this.#callbackErrors += 1;
+    }
+  }
+
+  #ensureTimer(dueMs: number): void {
+    if (this.#stopped || (this.#timer !== undefined && this.#timerDueMs <= dueMs)) return;
+    this.#clearTimer();
+    this.#timerDueMs = dueMs;
+    this.#timer = setTimeout(() => this.#sweep(), Math.max(0, dueMs - this.#now()));
+    // The app's process must be free to exit while traces are open.
+    this.#timer.unref?.();
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerDueMs = Number.POSITIVE_INFINITY;
+  }
+
+  #sweep(): void {
+    this.#timer = undefined;
+    this.#timerDueMs = Number.POSITIVE_INFINITY;
+    try {
+      const now = this.#now();
+      let next = Number.POSITIVE_INFINITY;
+      for (const entry of [...this.#open.values()]) {
+        const deadline = this.#deadline(entry);
+        if (deadline <= now) this.#complete(entry, 'idle');
+        else next = Math.min(next, deadline);
+      }
+      if (this.#open.size > 0 && next !== Number.POSITIVE_INFINITY) this.#ensureTimer(next);
+    } catch {
+      // A timer callback must never throw into the app.
+    }
+  }
+
+  /** Whether the idle timer is armed (for tests). */
+  get timerArmed(): boolean {
+    return this.#timer !== undefined;
+  }
+}

@@ -1,0 +1,86 @@
+import type { DeliveryOutcome, QueuedTrace } from './queued-trace.js';
+import { RecordQueue } from './record-queue.js';
+
+/** JSON around the records of a request body: `{"traces":[...]}`. */
+const BODY_OVERHEAD_BYTES = 12;
+
+/**
+ * Every trace the sender holds, waiting for a batch or in flight, with their JSON bytes: what
+ * `maxQueueTraces`/`maxQueueBytes` bound (in-flight traces count, so memory during an outage is
+ * bounded by `maxQueueBytes` plus a constant) and what a flush waits for.
+ */
+export class HeldTraces {
+  readonly #waiting = new RecordQueue();
+  readonly #live = new Set<QueuedTrace>();
+  #bytes = 0;
+
+  /** Traces held, waiting and in flight. */
+  get count(): number {
+    return this.#live.size;
+  }
+
+  /** JSON bytes of the traces held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Traces waiting for a batch. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /** Traces in batches being sent or waiting for a retry. */
+  get inFlight(): number {
+    return this.#live.size - this.#waiting.length;
+  }
+
+  /** Holds a new trace, at the back of the queue. */
+  add(entry: QueuedTrace): void {
+    this.#live.add(entry);
+    this.#bytes += entry.bytes;
+    this.#waiting.push(entry);
+  }
+
+  /** Takes the next batch from the front, within the count and byte limits of one request. */
+  takeBatch(maxTraces: number, maxBytes: number): QueuedTrace[] {
+    return this.#waiting.takeBatch(maxTraces, maxBytes, BODY_OVERHEAD_BYTES);
+  }
+
+  /** Puts an unsent batch back at the front of the queue. */
+  giveBack(entries: readonly QueuedTrace[]): void {
+    this.#waiting.unshift(entries.filter((entry) => !entry.done));
+  }
+
+  /** Replaces a held trace's JSON (after shrinking it), keeping the byte count right. */
+  resize(entry: QueuedTrace, json: string): void {
+    const bytes = Buffer.byteLength(json, 'utf8');
+    this.#bytes += bytes - entry.bytes;
+    entry.json = json;
+    entry.bytes = bytes;
+  }
+
+  /** Settles the entries not settled yet and lets them go; returns how many it settled. */
+  settle(entries: readonly QueuedTrace[], outcome: DeliveryOutcome): number {
+    let count = 0;
+    for (const entry of entries) {
+      if (entry.done) continue;
+      entry.done = true;
+      this.#live.delete(entry);
+      this.#bytes -= entry.bytes;
+      entry.resolve(outcome);
+      count += 1;
+    }
+    return count;
+  }
+
+  /** The tickets of every trace held now. */
+  tickets(): Promise<DeliveryOutcome>[] {
+    return Array.from(this.#live, (entry) => entry.settled);
+  }
+
+  /** Drops everything held (at the shutdown deadline); returns how many traces that was. */
+  dropAll(): number {
+    this.#waiting.drain();
+    return this.settle([...this.#live], 'dropped');
+  }
+}

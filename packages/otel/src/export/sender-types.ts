@@ -1,0 +1,50 @@
+import type { EvaluationTrace } from '@aqm/wire';
+import type { DiagLogger } from '@opentelemetry/api';
+import type { BackoffPolicy } from './backoff.js';
+
+/** Sends one batch; rejects with an `@aqm/client` error on failure. `signal` aborts the request. */
+export type SubmitBatch = (traces: EvaluationTrace[], signal: AbortSignal) => Promise<unknown>;
+
+/** The sender's clock, randomness and waits; tests replace them to make time deterministic. */
+export interface SenderTiming {
+  backoff: BackoffPolicy;
+  random: () => number;
+  now: () => number;
+  /** Waits `ms`, or less when a signal aborts; never rejects. */
+  sleep: (ms: number, signals: readonly AbortSignal[]) => Promise<void>;
+  /** At most one report per kind of drop in this interval. */
+  reportIntervalMs: number;
+}
+
+/** Settings of a {@link TraceSender}. */
+export interface SenderOptions {
+  submit: SubmitBatch;
+  /** Named in the message that says what to fix on 404. */
+  applicationId: string;
+  concurrency: number;
+  maxBatchTraces: number;
+  maxBatchBytes: number;
+  maxQueueTraces: number;
+  maxQueueBytes: number;
+  maxRetryElapsedMs: number;
+  /** Starting point of the harder cuts when a single trace is too large. */
+  maxValueChars: number;
+  timing?: Partial<SenderTiming>;
+  logger?: DiagLogger;
+}
+
+/** Counters of the sender, part of `stats()`. */
+export interface SenderStats {
+  /** Traces the service accepted. */
+  exportedTraces: number;
+  /** Traces given up, in total and by reason (`queue-full`, `retries-exhausted`, `too-large`, `rejected`, `shutdown`, `failed`). */
+  droppedTraces: { total: number; byReason: Record<string, number> };
+  /** Requests sent again after a failure that might pass (outage, timeout, 429, 5xx, or a probe while paused). */
+  retries: number;
+  /** Traces held: waiting for a batch and in flight. */
+  queuedTraces: number;
+  /** JSON bytes of the traces held. */
+  queuedBytes: number;
+  /** Traces in batches being sent or waiting to be retried. */
+  inFlight: number;
+}

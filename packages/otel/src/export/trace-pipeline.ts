@@ -1,0 +1,236 @@
+import { AqmClient } from '@aqm/client';
+import type { EvaluationTrace } from '@aqm/wire';
+import type { DiagLogger } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { TraceAssembler, type TraceGroup } from '../assembly/trace-assembler.js';
+import { aqmDiag } from '../diag.js';
+import { buildTraceRecord, type RecordOptions } from '../mapping/build-record.js';
+import type { LlmLogRecord } from '../mapping/llm-log-record.js';
+import type { ResolvedOptions } from '../options.js';
+import { isSampledIn } from '../privacy/sampling.js';
+import type { DeliveryOutcome } from './queued-trace.js';
+import type { SenderStats, SenderTiming, SubmitBatch } from './sender-types.js';
+import { ThrottledReporter } from './throttled-reporter.js';
+import { TraceSender } from './trace-sender.js';
+
+/**
+ * Test seams of the exporter and processor: deterministic time for the retry schedule and a
+ * logger. Not part of the documented API.
+ * @internal
+ */
+export interface PipelineInternals {
+  timing?: Partial<SenderTiming>;
+  logger?: DiagLogger;
+}
+
+/** `stats()` of {@link AqmSpanExporter} and {@link AqmSpanProcessor}. */
+export interface AqmStats extends SenderStats {
+  /** Traces being assembled (waiting for their root span, the idle timeout or a flush). */
+  openTraces: number;
+  /** Completed traces with no LLM span: not sent. */
+  skippedTraces: number;
+  /** Completed traces left out by `sampleRate`. */
+  sampledOutTraces: number;
+  /** Records `shouldExport` said no to. */
+  filteredTraces: number;
+}
+
+/** The minimal client surface the pipeline needs. */
+interface EvaluationsClient {
+  evaluations: {
+    submit(
+      applicationId: string,
+      body: { traces: EvaluationTrace[] },
+      options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number },
+    ): Promise<unknown>;
+  };
+  close?(): Promise<void> | void;
+}
+
+/**
+ * What the exporter and the processor share: spans go into the assembler; each completed trace is
+ * sampled, mapped to a record, offered to `shouldExport` and queued in the sender. Nothing here
+ * throws into the app.
+ */
+export class TracePipeline {
+  readonly #options: ResolvedOptions;
+  readonly #logger: DiagLogger;
+  readonly #reporter: ThrottledReporter;
+  readonly #client: EvaluationsClient;
+  readonly #ownsClient: boolean;
+  readonly #assembler: TraceAssembler;
+  readonly #sender: TraceSender;
+  readonly #recordOptions: RecordOptions;
+  /** Tickets of the traces completed during the current `addSpans()` call. */
+  #collector: Promise<DeliveryOutcome>[] | undefined;
+  #skipped = 0;
+  #sampledOut = 0;
+  #filtered = 0;
+  #shutdownPromise: Promise<void> | undefined;
+
+  constructor(options: ResolvedOptions, internals: PipelineInternals = {}) {
+    this.#options = options;
+    this.#logger = internals.logger ?? aqmDiag;
+    this.#reporter = new ThrottledReporter(this.#logger, internals.timing?.reportIntervalMs ?? 60_000);
+    this.#ownsClient = options.client === undefined;
+    this.#client =
+      options.client ??
+      new AqmClient({
+        apiKey: options.apiKey as string,
+        baseUrl: options.baseUrl as string,
+        timeoutMs: options.requestTimeoutMs,
+        maxRetries: 0, // the sender owns the retry policy
+        allowInsecureHttp: options.allowInsecureHttp,
+      });
+    const submit: SubmitBatch = (traces, signal) =>
+      this.#client.evaluations.submit(
+        options.applicationId,
+        { traces },
+        { signal, timeoutMs: options.requestTimeoutMs, maxRetries: 0 },
+      );
+    this.#sender = new TraceSender({ ...options, submit, timing: internals.timing, logger: this.#logger });
+    this.#recordOptions = {
+      environment: options.environment,
+      appVersion: options.appVersion,
+      maxValueChars: options.maxValueChars,
+      mask: options.mask,
+    };
+    this.#assembler = new TraceAssembler({
+      traceIdleMs: options.traceIdleMs,
+      maxSpansPerTrace: options.maxSpansPerTrace,
+      maxOpenTraces: options.maxOpenTraces,
+      onComplete: (group) => this.#onComplete(group),
+    });
+  }
+
+  /** Whether `shutdown()` was called. */
+  get isShutdown(): boolean {
+    return this.#shutdownPromise !== undefined;
+  }
+
+  /**
+   * Feeds spans to the assembler; returns the tickets of the traces these spans completed (or that
+   * completed meanwhile), so `export()` can wait for exactly those. Synchronous, never throws.
+   */
+  addSpans(spans: readonly ReadableSpan[]): Promise<DeliveryOutcome>[] {
+    if (this.isShutdown) return [];
+    const previous = this.#collector;
+    const collected: Promise<DeliveryOutcome>[] = [];
+    this.#collector = collected;
+    try {
+      this.#assembler.addSpans(spans);
+    } catch (error) {
+      this.#reporter.report('assembler', 'error', `Spans could not be assembled: ${String(error)}`);
+    } finally {
+      this.#collector = previous;
+    }
+    return collected;
+  }
+
+  /** Joins a content log record to its trace. Never throws. */
+  addLog(log: LlmLogRecord): void {
+    if (this.isShutdown) return;
+    try {
+      this.#assembler.addLog(log);
+    } catch (error) {
+      this.#reporter.report('assembler', 'error', `A log record could not be joined: ${String(error)}`);
+    }
+  }
+
+  /** Completes every open trace and resolves once everything queued is accepted or given up. */
+  async forceFlush(): Promise<void> {
+    if (!this.isShutdown) {
+      try {
+        this.#assembler.flushAll();
+      } catch (error) {
+        this.#reporter.report('assembler', 'error', `Open traces could not be completed: ${String(error)}`);
+      }
+    }
+    await this.#sender.flush();
+  }
+
+  /** Flushes within `shutdownTimeoutMs`, then closes the connection pool (of a client it created). Never rejects. */
+  shutdown(): Promise<void> {
+    this.#shutdownPromise ??= this.#shutdown();
+    return this.#shutdownPromise;
+  }
+
+  /** The pipeline's counters. */
+  stats(): AqmStats {
+    return {
+      ...this.#sender.stats(),
+      openTraces: this.#assembler.openTraces,
+      skippedTraces: this.#skipped,
+      sampledOutTraces: this.#sampledOut,
+      filteredTraces: this.#filtered,
+    };
+  }
+
+  async #shutdown(): Promise<void> {
+    const startedAt = Date.now();
+    try {
+      this.#assembler.flushAll();
+      this.#assembler.shutdown();
+    } catch (error) {
+      this.#reporter.report(
+        'assembler',
+        'error',
+        `Open traces could not be completed at shutdown: ${String(error)}`,
+      );
+    }
+    await this.#sender.shutdown(this.#options.shutdownTimeoutMs);
+    if (this.#ownsClient && this.#client.close !== undefined) {
+      const left = Math.max(100, this.#options.shutdownTimeoutMs - (Date.now() - startedAt));
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, left);
+      });
+      try {
+        await Promise.race([Promise.resolve(this.#client.close()), deadline]);
+      } catch (error) {
+        this.#logger.warn(`Closing the connection pool failed: ${String(error)}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+
+  /** A completed trace: sample, map, filter, queue. Runs inside `addSpans()` or the assembler's idle timer. */
+  #onComplete(group: TraceGroup): void {
+    try {
+      if (!isSampledIn(group.traceId, this.#options.sampleRate)) {
+        this.#sampledOut += 1;
+        return;
+      }
+      const record = buildTraceRecord(group.spans, group.logs, this.#recordOptions);
+      if (record === undefined) {
+        this.#skipped += 1;
+        return;
+      }
+      if (!this.#shouldExport(record)) {
+        this.#filtered += 1;
+        return;
+      }
+      const ticket = this.#sender.enqueue(record);
+      this.#collector?.push(ticket);
+    } catch (error) {
+      this.#reporter.report('map', 'error', `Trace ${group.traceId} could not be mapped: ${String(error)}`);
+    }
+  }
+
+  /** Asks `shouldExport`; a predicate that throws keeps the record (losing data silently is worse). */
+  #shouldExport(record: EvaluationTrace): boolean {
+    const predicate = this.#options.shouldExport;
+    if (predicate === undefined) return true;
+    try {
+      return predicate(record) !== false;
+    } catch (error) {
+      this.#reporter.report(
+        'should-export',
+        'warn',
+        `shouldExport threw for trace ${record.traceId}, so the record is sent: ${String(error)}`,
+      );
+      return true;
+    }
+  }
+}

@@ -1,0 +1,334 @@
+import type { EvaluationTrace } from '@aqm/wire';
+import type { DiagLogger } from '@opentelemetry/api';
+import PQueue from 'p-queue';
+import { aqmDiag } from '../diag.js';
+import { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+import { DropCounter } from './drop-counter.js';
+import { HeldTraces } from './held-traces.js';
+import { keepAliveUntil } from './keep-alive.js';
+import { PauseGate } from './pause-gate.js';
+import {
+  createQueuedTrace,
+  type DeliveryOutcome,
+  DROPPED,
+  type DropReason,
+  type QueuedTrace,
+} from './queued-trace.js';
+import { classifyFailure, rejectedPositions, type SendFailure } from './send-outcome.js';
+import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
+import { shrinkRecord } from './shrink-record.js';
+import { sleep } from './sleep.js';
+import { withTracingSuppressed } from './suppress-tracing.js';
+
+const DEFAULT_TIMING: SenderTiming = {
+  backoff: DEFAULT_BACKOFF,
+  random: Math.random,
+  now: Date.now,
+  sleep,
+  reportIntervalMs: 60_000,
+};
+
+/** Per batch: whether it is the one probing the service while sending is paused. */
+interface BatchState {
+  probe: boolean;
+}
+
+/**
+ * The bounded retrying queue between the app and the service. `enqueue()` only serialises and
+ * queues (the app never waits on the network); batches go out in the background through p-queue,
+ * at most `concurrency` at a time, and each trace's ticket settles once it is accepted or given up.
+ */
+export class TraceSender {
+  readonly #options: SenderOptions;
+  readonly #timing: SenderTiming;
+  readonly #logger: DiagLogger;
+  readonly #drops: DropCounter;
+  readonly #queue: PQueue;
+  readonly #held = new HeldTraces();
+  #activeBatches = 0;
+  #pumpScheduled = false;
+  #exported = 0;
+  #retries = 0;
+  readonly #pause: PauseGate;
+  #closing = false;
+  #stopped = false;
+  #shutdownPromise: Promise<void> | undefined;
+  readonly #hardStop = new AbortController();
+  /** Aborted to cut every backoff wait short (on resume and at shutdown), then replaced. */
+  #wake = new AbortController();
+
+  constructor(options: SenderOptions) {
+    this.#options = options;
+    this.#timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.#logger = options.logger ?? aqmDiag;
+    this.#drops = new DropCounter(this.#logger, this.#timing.reportIntervalMs, this.#timing.now);
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#pause = new PauseGate(this.#logger, options);
+  }
+
+  /**
+   * Queues a record and returns its ticket. Never throws and never waits: when the queue is full
+   * (or the sender is shut down) the record is dropped at once and its ticket says so.
+   *
+   * @example
+   * const outcome = await sender.enqueue(record); // 'delivered' | 'dropped'
+   */
+  enqueue(record: EvaluationTrace): Promise<DeliveryOutcome> {
+    if (this.#closing) {
+      this.#drops.add('shutdown', 1, 'A trace ended after shutdown() and was not sent');
+      return DROPPED;
+    }
+    const { maxQueueTraces, maxQueueBytes } = this.#options;
+    if (this.#held.count >= maxQueueTraces) return this.#dropQueueFull();
+    let json: string;
+    try {
+      json = JSON.stringify(record);
+    } catch (error) {
+      this.#drops.add('failed', 1, `A trace could not be serialised: ${String(error)}`);
+      return DROPPED;
+    }
+    const entry = createQueuedTrace(record.traceId, json);
+    if (this.#held.bytes + entry.bytes > maxQueueBytes) return this.#dropQueueFull();
+    this.#held.add(entry);
+    this.#schedulePump();
+    return entry.settled;
+  }
+
+  /**
+   * Resolves once every trace queued before the call has been accepted or given up. Never rejects.
+   * While it waits (at most about `maxRetryElapsedMs`), a timer keeps the process alive: the app
+   * is explicitly waiting on it.
+   */
+  flush(): Promise<void> {
+    const waiting = this.#held.tickets();
+    if (waiting.length === 0) return Promise.resolve();
+    this.#schedulePump();
+    // Bounded by the longest a batch may be retried, plus one last backoff wait.
+    const longest = this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs;
+    return keepAliveUntil(
+      Promise.all(waiting).then(() => undefined),
+      longest,
+    );
+  }
+
+  /**
+   * Stops taking traces, sends what is held within `timeoutMs`, then aborts what is still in
+   * flight and gives up the rest (reason `shutdown`). Never rejects; later calls share the first.
+   */
+  shutdown(timeoutMs: number): Promise<void> {
+    this.#shutdownPromise ??= this.#shutdown(timeoutMs);
+    return this.#shutdownPromise;
+  }
+
+  /** The sender's counters. */
+  stats(): SenderStats {
+    return {
+      exportedTraces: this.#exported,
+      droppedTraces: this.#drops.snapshot(),
+      retries: this.#retries,
+      queuedTraces: this.#held.count,
+      queuedBytes: this.#held.bytes,
+      inFlight: this.#held.inFlight,
+    };
+  }
+
+  async #shutdown(timeoutMs: number): Promise<void> {
+    this.#closing = true;
+    this.#wakeSleepers(); // retry now rather than sleep past the deadline
+    let timer: NodeJS.Timeout | undefined;
+    // Not unref'd: the app awaits this, and the deadline bounds it.
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const flushed = await Promise.race([this.flush().then(() => true), deadline]);
+    clearTimeout(timer);
+    this.#stopped = true;
+    if (!flushed) {
+      this.#hardStop.abort();
+      const left = this.#held.dropAll();
+      if (left > 0) {
+        this.#drops.add(
+          'shutdown',
+          left,
+          `${left} trace(s) not delivered within shutdownTimeoutMs (${timeoutMs} ms)`,
+        );
+      }
+    }
+    this.#queue.clear();
+  }
+
+  #dropQueueFull(): Promise<DeliveryOutcome> {
+    const { maxQueueTraces, maxQueueBytes } = this.#options;
+    this.#drops.add(
+      'queue-full',
+      1,
+      `Queue full (${this.#held.count} traces, ${this.#held.bytes} bytes held; maxQueueTraces ${maxQueueTraces}, ` +
+        `maxQueueBytes ${maxQueueBytes}): the newest trace was dropped${this.#pause.paused ? ' while sending is paused' : ''}`,
+    );
+    return DROPPED;
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled || this.#stopped) return;
+    this.#pumpScheduled = true;
+    // A microtask, so traces ended in one synchronous loop fill batches instead of leaving one by one.
+    queueMicrotask(() => this.#pump());
+  }
+
+  #pump(): void {
+    this.#pumpScheduled = false;
+    while (!this.#stopped && this.#held.waiting > 0 && this.#activeBatches < this.#options.concurrency) {
+      // While paused, a single batch probes the service; the rest wait in the queue.
+      if (this.#pause.paused && this.#pause.probeActive) return;
+      const state: BatchState = { probe: this.#pause.paused };
+      if (state.probe) this.#pause.probeActive = true;
+      const { maxBatchTraces, maxBatchBytes } = this.#options;
+      const batch = this.#held.takeBatch(maxBatchTraces, maxBatchBytes);
+      this.#activeBatches += 1;
+      this.#queue
+        .add(() => this.#deliver(batch, state))
+        .catch((error: unknown) =>
+          this.#logger.error(`Unexpected error while sending traces: ${String(error)}`),
+        )
+        .finally(() => {
+          this.#activeBatches -= 1;
+          if (state.probe) this.#pause.probeActive = false;
+          this.#schedulePump();
+        });
+    }
+  }
+
+  /** Sends `entries` until each is delivered or given up. Never throws. */
+  async #deliver(batch: QueuedTrace[], state: BatchState): Promise<void> {
+    const started = this.#timing.now();
+    let attempt = 0;
+    let entries = batch;
+    for (;;) {
+      entries = entries.filter((entry) => !entry.done); // a shutdown deadline may have settled some
+      if (entries.length === 0 || this.#stopped) return;
+      const failure = await this.#attempt(entries);
+      if (this.#stopped) return;
+      if (failure === undefined) return this.#delivered(entries);
+      switch (failure.kind) {
+        case 'retry': {
+          const delay =
+            failure.retryAfterMs ?? backoffDelay(this.#timing.backoff, attempt, this.#timing.random);
+          // A probe keeps its traces while paused: they go out once the key or id is fixed.
+          const budgeted = !(state.probe && this.#pause.paused);
+          const elapsed = this.#timing.now() - started;
+          if (budgeted && elapsed + delay > this.#options.maxRetryElapsedMs) {
+            return this.#drop(
+              entries,
+              'retries-exhausted',
+              `${entries.length} trace(s) given up after retrying for ${elapsed} ms (maxRetryElapsedMs ${this.#options.maxRetryElapsedMs}); last error: ${failure.description}`,
+            );
+          }
+          attempt += 1;
+          this.#retries += 1;
+          await this.#timing.sleep(delay, [this.#wake.signal, this.#hardStop.signal]);
+          continue;
+        }
+        case 'too-large': {
+          if (entries.length > 1) return this.#deliverHalves(entries, state);
+          const [entry] = entries as [QueuedTrace];
+          if (!this.#shrink(entry)) {
+            return this.#drop(
+              entries,
+              'too-large',
+              `Trace ${entry.traceId} is too large for the service (${entry.bytes} bytes after shrinking): ${failure.description}`,
+            );
+          }
+          continue;
+        }
+        case 'rejected':
+          return this.#isolateRejected(entries, failure, state);
+        case 'pause': {
+          if (this.#closing) {
+            return this.#drop(
+              entries,
+              'shutdown',
+              `${entries.length} trace(s) not sent at shutdown: ${failure.description}`,
+            );
+          }
+          this.#pause.pause(failure.cause);
+          if (!state.probe) {
+            if (this.#pause.probeActive) return this.#held.giveBack(entries);
+            state.probe = true;
+            this.#pause.probeActive = true;
+          }
+          this.#retries += 1;
+          const delay = backoffDelay(this.#timing.backoff, this.#pause.attempt, this.#timing.random);
+          this.#pause.attempt += 1;
+          await this.#timing.sleep(delay, [this.#wake.signal, this.#hardStop.signal]);
+          continue;
+        }
+        case 'failed':
+          return this.#drop(entries, 'failed', `${entries.length} trace(s) dropped: ${failure.description}`);
+      }
+    }
+  }
+
+  /** One request; `undefined` when the service accepted the batch. */
+  async #attempt(entries: readonly QueuedTrace[]): Promise<SendFailure | undefined> {
+    try {
+      const traces = entries.map((entry) => JSON.parse(entry.json) as EvaluationTrace);
+      const signal = this.#hardStop.signal;
+      await withTracingSuppressed(() => this.#options.submit(traces, signal));
+      return undefined;
+    } catch (error) {
+      return classifyFailure(error);
+    }
+  }
+
+  async #deliverHalves(entries: QueuedTrace[], state: BatchState): Promise<void> {
+    const middle = Math.ceil(entries.length / 2);
+    await this.#deliver(entries.slice(0, middle), state);
+    await this.#deliver(entries.slice(middle), state);
+  }
+
+  /** 400: drops the traces the `errors[]` paths name (else halves until one is left) and resends the rest. */
+  async #isolateRejected(
+    entries: QueuedTrace[],
+    failure: SendFailure & { kind: 'rejected' },
+    state: BatchState,
+  ) {
+    const positions = rejectedPositions(failure.errors, entries.length);
+    if (positions.size === 0 && entries.length > 1) return this.#deliverHalves(entries, state);
+    const bad = positions.size === 0 ? entries : entries.filter((_, index) => positions.has(index));
+    const rest = entries.filter((entry) => !bad.includes(entry));
+    const details = failure.errors.map((item) => `${item.path}: ${item.message}`).join('; ');
+    this.#drop(
+      bad,
+      'rejected',
+      `The service rejected ${bad.length} trace(s) (${bad.map((entry) => entry.traceId).join(', ')}): ${details || failure.description}`,
+    );
+    if (rest.length > 0) await this.#deliver(rest, state);
+  }
+
+  /** Applies the next shrink step to a trace the service found too large; false when none is left. */
+  #shrink(entry: QueuedTrace): boolean {
+    const shrunk = shrinkRecord(entry.json, entry.shrinkStep, this.#options.maxValueChars);
+    if (shrunk === undefined) return false;
+    this.#held.resize(entry, shrunk.json);
+    entry.shrinkStep = shrunk.nextStep;
+    return true;
+  }
+
+  #delivered(entries: readonly QueuedTrace[]): void {
+    this.#exported += this.#held.settle(entries, 'delivered');
+    if (this.#pause.resume()) {
+      this.#wakeSleepers();
+      this.#schedulePump();
+    }
+  }
+
+  #drop(entries: readonly QueuedTrace[], reason: DropReason, message: string): void {
+    const count = this.#held.settle(entries, 'dropped');
+    if (count > 0) this.#drops.add(reason, count, message);
+  }
+
+  #wakeSleepers(): void {
+    this.#wake.abort();
+    this.#wake = new AbortController();
+  }
+}

@@ -1,0 +1,153 @@
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
+import type { DeliveryOutcome } from './export/queued-trace.js';
+import { type AqmExportResult, ExportResultCode } from './export/result-code.js';
+import { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
+import type { LlmLogRecord } from './mapping/llm-log-record.js';
+import { type AqmOtelOptions, resolveOptions } from './options.js';
+
+/**
+ * A `SpanExporter` for a `BatchSpanProcessor` (or `SimpleSpanProcessor`): it assembles the spans
+ * into traces and sends each trace with an LLM interaction to the service as a prompt/response
+ * record, through a bounded retrying queue.
+ *
+ * `export()` never waits on the network itself, but it calls back only once the traces completed
+ * by that call were accepted by the service or given up (at most `exportTimeoutMs`), because the
+ * stock `BatchSpanProcessor` never calls an exporter's `forceFlush()`: this makes
+ * `provider.forceFlush()` mean "delivered".
+ *
+ * @example
+ * const provider = new NodeTracerProvider({
+ *   spanProcessors: [new BatchSpanProcessor(new AqmSpanExporter())],
+ * });
+ */
+export class AqmSpanExporter implements SpanExporter, LlmLogSink {
+  readonly #pipeline: TracePipeline;
+  readonly #exportTimeoutMs: number;
+
+  /**
+   * @param options - connection and knobs; see {@link AqmOtelOptions}. Throws when one is invalid
+   *   or the API key, base URL or application id is missing from both options and environment.
+   * @param internals - test seams, not part of the API.
+   */
+  constructor(options: AqmOtelOptions = {}, internals?: PipelineInternals) {
+    const resolved = resolveOptions(options);
+    this.#exportTimeoutMs = resolved.exportTimeoutMs;
+    this.#pipeline = new TracePipeline(resolved, internals);
+  }
+
+  /**
+   * Assembles `spans` and calls back once the traces they complete were accepted (SUCCESS) or
+   * one was given up or `exportTimeoutMs` passed (FAILED; the traces stay queued). After
+   * `shutdown()` it reports FAILED at once.
+   *
+   * @example
+   * exporter.export(spans, (result) => console.log(result.code));
+   */
+  export(spans: ReadableSpan[], resultCallback: (result: AqmExportResult) => void): void {
+    const callback = once(resultCallback);
+    if (this.#pipeline.isShutdown) {
+      callback({
+        code: ExportResultCode.FAILED,
+        error: new Error('AqmSpanExporter is shut down; spans not exported'),
+      });
+      return;
+    }
+    const tickets = this.#pipeline.addSpans(spans);
+    if (tickets.length === 0) {
+      callback({ code: ExportResultCode.SUCCESS });
+      return;
+    }
+    waitForTickets(tickets, this.#exportTimeoutMs, callback);
+  }
+
+  /**
+   * Completes every open trace and resolves once all queued traces were accepted or given up.
+   *
+   * @example
+   * await exporter.forceFlush();
+   */
+  forceFlush(): Promise<void> {
+    return this.#pipeline.forceFlush();
+  }
+
+  /**
+   * Sends what is held within `shutdownTimeoutMs` (aborting requests at the deadline), then closes
+   * the connection pool. Never rejects.
+   *
+   * @example
+   * await exporter.shutdown();
+   */
+  shutdown(): Promise<void> {
+    return this.#pipeline.shutdown();
+  }
+
+  /**
+   * Counters: exported, dropped by reason, retries, queue size and bytes, in flight, open traces.
+   *
+   * @example
+   * const { droppedTraces } = exporter.stats();
+   */
+  stats(): AqmStats {
+    return this.#pipeline.stats();
+  }
+
+  /** @internal Joins a content log record (from {@link AqmLogRecordProcessor}) to its trace. */
+  [ACCEPT_LLM_LOG](log: LlmLogRecord): void {
+    this.#pipeline.addLog(log);
+  }
+}
+
+/** Wraps a callback so it runs at most once and can never throw into us. */
+function once(callback: (result: AqmExportResult) => void): (result: AqmExportResult) => void {
+  let called = false;
+  return (result) => {
+    if (called) return;
+    called = true;
+    try {
+      callback(result);
+    } catch {
+      // The caller's callback failing is the caller's business; we must not throw into the SDK.
+    }
+  };
+}
+
+/** Calls back when every ticket settled, or at the deadline with what is still pending. */
+function waitForTickets(
+  tickets: readonly Promise<DeliveryOutcome>[],
+  timeoutMs: number,
+  callback: (result: AqmExportResult) => void,
+): void {
+  let settled = 0;
+  let dropped = 0;
+  const finish = () => {
+    clearTimeout(timer);
+    if (settled < tickets.length) {
+      callback({
+        code: ExportResultCode.FAILED,
+        error: new Error(
+          `${tickets.length - settled} of ${tickets.length} trace(s) not yet accepted by the AQM service after ` +
+            `exportTimeoutMs (${timeoutMs} ms); they stay queued and are retried` +
+            (dropped > 0 ? `; ${dropped} were dropped` : ''),
+        ),
+      });
+    } else if (dropped > 0) {
+      callback({
+        code: ExportResultCode.FAILED,
+        error: new Error(`${dropped} of ${tickets.length} trace(s) were dropped (see stats().droppedTraces)`),
+      });
+    } else {
+      callback({ code: ExportResultCode.SUCCESS });
+    }
+  };
+  // Unref'd: the BatchSpanProcessor keeps its own (ref'd) export timeout while it waits.
+  const timer = setTimeout(finish, timeoutMs);
+  timer.unref();
+  for (const ticket of tickets) {
+    void ticket.then((outcome) => {
+      settled += 1;
+      if (outcome === 'dropped') dropped += 1;
+      if (settled === tickets.length) finish();
+    });
+  }
+}

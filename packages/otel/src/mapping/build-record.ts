@@ -1,0 +1,100 @@
+import type { EvaluationTrace } from '@aqm/wire';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { MaskFunction } from '../privacy/mask.js';
+import { TextSanitizer } from '../privacy/text-sanitizer.js';
+import { attempt } from './attempt.js';
+import { isoOf } from './iso-time.js';
+import type { LlmLogRecord } from './llm-log-record.js';
+import { modelAndProvider, promptAndResponse } from './record-content.js';
+import { deploymentString, traceContext, traceIdentity } from './record-context.js';
+import { traceMetadata } from './record-metadata.js';
+import { traceStatus } from './record-status.js';
+import { traceUsage } from './record-usage.js';
+import { structureTrace, type TraceStructure } from './trace-structure.js';
+import { toWireSpan } from './wire-span.js';
+
+/** How a trace becomes a record. */
+export interface RecordOptions {
+  /** Overrides `deployment.environment.name` of the spans (request span first) or their resource. */
+  environment?: string | undefined;
+  /** Overrides `service.version` of the spans (request span first) or their resource. */
+  appVersion?: string | undefined;
+  /** Longer strings are cut to this many characters plus a `…[truncated N chars]` marker. */
+  maxValueChars: number;
+  /**
+   * Applied to prompt, response, context items, error messages, ids, metadata and every string
+   * attribute; a throwing mask blanks the value.
+   */
+  mask?: MaskFunction | undefined;
+}
+
+function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number): EvaluationTrace {
+  const sanitizer = new TextSanitizer({ maxValueChars: options.maxValueChars, mask: options.mask });
+  const { prompt, response } = promptAndResponse(trace);
+  let startMs = Number.POSITIVE_INFINITY;
+  let endMs = Number.NEGATIVE_INFINITY;
+  for (const view of trace.views) {
+    startMs = Math.min(startMs, view.startMs);
+    endMs = Math.max(endMs, view.endMs);
+  }
+  const status = traceStatus(trace);
+  const record: EvaluationTrace = {
+    traceId: attempt(() => trace.top.span.spanContext().traceId, ''),
+    prompt: sanitizer.clean(prompt, 'prompt'),
+    response: sanitizer.clean(response, 'response'),
+    startTime: isoOf(startMs, nowMs),
+    endTime: isoOf(endMs, nowMs),
+    status: status.status,
+  };
+  if (status.errorMessage !== undefined)
+    record.errorMessage = sanitizer.clean(status.errorMessage, 'errorMessage');
+  const { model, provider } = modelAndProvider(trace);
+  if (model !== undefined) record.model = sanitizer.truncate(model);
+  if (provider !== undefined) record.provider = sanitizer.truncate(provider);
+  const usage = attempt(() => traceUsage(trace), undefined);
+  if (usage !== undefined) record.usage = usage;
+  const context = attempt(() => traceContext(trace), undefined);
+  if (context !== undefined) record.context = context.map((item) => sanitizer.clean(item, 'context'));
+  const { sessionId, userId } = traceIdentity(trace);
+  if (sessionId !== undefined) record.sessionId = sanitizer.clean(sessionId, 'sessionId');
+  if (userId !== undefined) record.userId = sanitizer.clean(userId, 'userId');
+  const environment =
+    options.environment ?? deploymentString(trace, ['deployment.environment.name', 'deployment.environment']);
+  if (environment !== undefined) record.environment = sanitizer.truncate(environment);
+  const appVersion = options.appVersion ?? deploymentString(trace, ['service.version']);
+  if (appVersion !== undefined) record.appVersion = sanitizer.truncate(appVersion);
+  const metadata: Record<string, string | number | boolean> = {};
+  for (const [key, value] of attempt(() => traceMetadata(trace), new Map())) {
+    metadata[key] = typeof value === 'string' ? sanitizer.clean(value, `metadata.${key}`) : value;
+  }
+  if (Object.keys(metadata).length > 0) record.metadata = metadata;
+  record.spans = [];
+  for (const view of trace.views) {
+    const span = attempt(() => toWireSpan(view, sanitizer, nowMs), undefined);
+    if (span !== undefined) record.spans.push(span);
+  }
+  return record;
+}
+
+/**
+ * One trace's spans (and the log records joined to them) → the wire record, or `undefined` when
+ * the trace has no model call and no top-level interaction carrying both a prompt and a response. Never throws: a span or value that cannot be read is skipped, and
+ * a record is never dropped for its content alone.
+ *
+ * @example
+ * const record = buildTraceRecord(spans, [], { maxValueChars: 32_768 });
+ * if (record !== undefined) queue.push(record);
+ */
+export function buildTraceRecord(
+  spans: readonly ReadableSpan[],
+  logs: readonly LlmLogRecord[],
+  options: RecordOptions,
+): EvaluationTrace | undefined {
+  try {
+    const nowMs = Date.now();
+    const trace = structureTrace(spans, logs, nowMs);
+    return trace === undefined ? undefined : assemble(trace, options, nowMs);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+import { isRecord } from '../json.js';
+import type { SpanView } from '../span-view.js';
+import { firstString, prefixedMetadata, scopeName, tokenCounts } from './read-helpers.js';
+import type { ConventionReader, SpanRole, TokenCounts } from './types.js';
+
+/** `langfuse.observation.type` → span roles (`span`/`event` say nothing: other conventions decide). */
+const OBSERVATION_TYPES: Record<string, SpanRole> = {
+  generation: 'llm',
+  agent: 'top',
+  chain: 'top',
+  tool: 'tool',
+  retriever: 'retriever',
+  embedding: 'other',
+  evaluator: 'other',
+  guardrail: 'other',
+};
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** `usage_details` JSON: `{input, output, total}` (also OpenAI-style key names). */
+function usageDetails(view: SpanView): TokenCounts | undefined {
+  const details = view.json('langfuse.observation.usage_details');
+  if (!isRecord(details)) return undefined;
+  return tokenCounts(
+    count(details.input) ?? count(details.input_tokens) ?? count(details.prompt_tokens),
+    count(details.output) ?? count(details.output_tokens) ?? count(details.completion_tokens),
+    count(details.total) ?? count(details.total_tokens),
+  );
+}
+
+/**
+ * Langfuse (`@langfuse/tracing`): `langfuse.observation.type`, `.input` / `.output` (string or
+ * JSON), `.model.name`, `.usage_details`, `.level` / `.status_message`, trace-level
+ * `langfuse.trace.input/output/metadata.*`; `session.id` / `user.id`.
+ */
+export const langfuseReader: ConventionReader = {
+  name: 'langfuse',
+  detect: (view) =>
+    scopeName(view) === 'langfuse-sdk' ||
+    view.get('langfuse.observation.type') !== undefined ||
+    view.get('langfuse.internal.is_app_root') !== undefined,
+  kind(view) {
+    const type = view.str('langfuse.observation.type');
+    return type === undefined ? undefined : OBSERVATION_TYPES[type];
+  },
+  prompt: (view) => view.messages('langfuse.observation.input') ?? view.messages('langfuse.trace.input'),
+  response: (view) => view.messages('langfuse.observation.output') ?? view.messages('langfuse.trace.output'),
+  model: (view) => firstString(view, ['langfuse.observation.model.name']),
+  usage: (view) => view.memo('langfuse:usage', () => usageDetails(view)),
+  session: (view) => firstString(view, ['session.id', 'langfuse.session.id']),
+  user: (view) => firstString(view, ['user.id', 'langfuse.user.id']),
+  error: (view) =>
+    view.str('langfuse.observation.level') === 'ERROR'
+      ? (view.str('langfuse.observation.status_message') ?? 'ERROR')
+      : undefined,
+  metadata: (view) => prefixedMetadata(view, 'langfuse.trace.metadata.', new Set()),
+};

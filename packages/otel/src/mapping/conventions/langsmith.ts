@@ -1,0 +1,65 @@
+import { isRecord } from '../json.js';
+import type { SpanView } from '../span-view.js';
+import { firstString, prefixedMetadata } from './read-helpers.js';
+import type { ConventionReader, SpanRole } from './types.js';
+
+const METADATA_PREFIX = 'langsmith.metadata.';
+const SESSION_KEYS = ['session_id', 'thread_id', 'conversation_id'];
+const USER_KEYS = ['user_id'];
+const ID_KEYS = new Set([...SESSION_KEYS, ...USER_KEYS]);
+
+/** LangSmith run types (`langsmith.span.kind`) → span roles. */
+const RUN_TYPES: Record<string, SpanRole> = {
+  llm: 'llm',
+  chain: 'top',
+  tool: 'tool',
+  retriever: 'retriever',
+  embedding: 'other',
+  prompt: 'other',
+  parser: 'other',
+};
+
+/** `{documents: [{pageContent}]}` (or a bare array of documents) from a retriever run's outputs. */
+function retrievedDocuments(view: SpanView): string[] | undefined {
+  const outputs = view.json('gen_ai.completion');
+  const list = Array.isArray(outputs) ? outputs : isRecord(outputs) ? outputs.documents : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const documents: string[] = [];
+  for (const document of list) {
+    const content = isRecord(document) ? (document.pageContent ?? document.page_content) : document;
+    if (typeof content === 'string' && content !== '') documents.push(content);
+  }
+  return documents.length > 0 ? documents : undefined;
+}
+
+/**
+ * LangSmith's OTel mode: `langsmith.span.kind` (the run type), `gen_ai.prompt` /
+ * `gen_ai.completion` as JSON of the run's inputs/outputs, `langsmith.metadata.*`,
+ * `langsmith.is_root`. Model, provider and usage are on `gen_ai.*` keys, read as semconv.
+ */
+export const langsmithReader: ConventionReader = {
+  name: 'langsmith',
+  detect: (view) =>
+    view.get('langsmith.span.kind') !== undefined || view.get('langsmith.trace.name') !== undefined,
+  kind(view) {
+    const runType = view.str('langsmith.span.kind');
+    return runType === undefined ? undefined : (RUN_TYPES[runType] ?? 'other');
+  },
+  prompt: (view) => view.messages('gen_ai.prompt'),
+  response: (view) => view.messages('gen_ai.completion'),
+  context: (view) =>
+    view.str('langsmith.span.kind') === 'retriever'
+      ? view.memo('langsmith:context', () => retrievedDocuments(view))
+      : undefined,
+  session: (view) =>
+    firstString(
+      view,
+      SESSION_KEYS.map((key) => METADATA_PREFIX + key),
+    ),
+  user: (view) =>
+    firstString(
+      view,
+      USER_KEYS.map((key) => METADATA_PREFIX + key),
+    ),
+  metadata: (view) => prefixedMetadata(view, METADATA_PREFIX, ID_KEYS),
+};

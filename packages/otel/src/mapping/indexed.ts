@@ -1,0 +1,42 @@
+/**
+ * Groups flattened, indexed attributes (`llm.input_messages.0.message.role`, `gen_ai.prompt.1.content`)
+ * by index: one record per index, keyed by what follows `{prefix}{i}.`, in index order.
+ * One pass over the keys; no regular expressions.
+ */
+export function groupIndexed(
+  attributes: Readonly<Record<string, unknown>>,
+  prefix: string,
+): Record<string, unknown>[] {
+  let groups: Map<number, Record<string, unknown>> | undefined;
+  for (const key of Object.keys(attributes)) {
+    if (!key.startsWith(prefix)) continue;
+    const dot = key.indexOf('.', prefix.length);
+    if (dot <= prefix.length) continue;
+    let index = 0;
+    let valid = true;
+    for (let i = prefix.length; i < dot; i += 1) {
+      const code = key.charCodeAt(i);
+      if (code < 48 || code > 57) {
+        valid = false;
+        break;
+      }
+      index = index * 10 + (code - 48);
+    }
+    if (!valid) continue;
+    groups ??= new Map();
+    let group = groups.get(index);
+    if (group === undefined) {
+      group = {};
+      groups.set(index, group);
+    }
+    group[key.slice(dot + 1)] = attributes[key];
+  }
+  if (groups === undefined) return [];
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map((entry) => entry[1]);
+}
+
+/** Whether any attribute key starts with `prefix` (cheaper than grouping when only presence matters). */
+export function hasKeyWithPrefix(attributes: Readonly<Record<string, unknown>>, prefix: string): boolean {
+  for (const key of Object.keys(attributes)) if (key.startsWith(prefix)) return true;
+  return false;
+}

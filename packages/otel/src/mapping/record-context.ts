@@ -1,0 +1,81 @@
+import { attempt } from './attempt.js';
+import { READER_ORDER } from './conventions/registry.js';
+import type { SpanView } from './span-view.js';
+import type { TraceStructure } from './trace-structure.js';
+
+/** Most retrieved documents kept per trace. */
+export const MAX_CONTEXT_ITEMS = 100;
+/** Set by AQM's own LangChain handler: a JSON string array of document texts. */
+const AQM_DOCUMENTS = 'aqm.retrieval.documents';
+
+function aqmDocuments(view: SpanView): string[] | undefined {
+  const parsed = view.json(AQM_DOCUMENTS);
+  if (!Array.isArray(parsed)) return undefined;
+  return parsed.filter((item): item is string => typeof item === 'string' && item !== '');
+}
+
+/**
+ * Retrieved documents of the whole trace, in span start order, without repeats: OpenInference
+ * `retrieval.documents.*`, semconv `retrieval` spans' output, LangSmith retriever runs, and
+ * `aqm.retrieval.documents`.
+ */
+export function traceContext(trace: TraceStructure): string[] | undefined {
+  const seen = new Set<string>();
+  for (const view of trace.views) {
+    const found: Array<string[] | undefined> = READER_ORDER.context.map((reader) =>
+      attempt(() => reader.context?.(view), undefined),
+    );
+    found.push(attempt(() => aqmDocuments(view), undefined));
+    for (const documents of found) {
+      for (const document of documents ?? []) {
+        if (seen.size >= MAX_CONTEXT_ITEMS) break;
+        seen.add(document);
+      }
+    }
+  }
+  return seen.size > 0 ? [...seen] : undefined;
+}
+
+function firstOnTrace(trace: TraceStructure, pick: 'session' | 'user'): string | undefined {
+  for (const view of trace.topFirst) {
+    for (const reader of READER_ORDER.identity) {
+      const value = attempt(() => reader[pick]?.(view), undefined);
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
+}
+
+/** Session and user ids: the top-level span's first, then any span's. */
+export function traceIdentity(trace: TraceStructure): { sessionId?: string; userId?: string } {
+  return { sessionId: firstOnTrace(trace, 'session'), userId: firstOnTrace(trace, 'user') };
+}
+
+/** The first non-empty string among `keys` of the spans' resource (top-level span first). */
+export function resourceString(trace: TraceStructure, keys: readonly string[]): string | undefined {
+  return firstAttribute(trace, keys, (view) => view.span.resource?.attributes);
+}
+
+/**
+ * A deployment fact (environment, version) for the trace: first from span attributes, where a
+ * request-scoped integration such as `@aqm/express` puts it, then from the spans' resource.
+ */
+export function deploymentString(trace: TraceStructure, keys: readonly string[]): string | undefined {
+  return firstAttribute(trace, keys, (view) => view.span.attributes) ?? resourceString(trace, keys);
+}
+
+function firstAttribute(
+  trace: TraceStructure,
+  keys: readonly string[],
+  pick: (view: SpanView) => Record<string, unknown> | undefined,
+): string | undefined {
+  for (const view of trace.topFirst) {
+    const attributes = attempt(() => pick(view), undefined);
+    if (attributes === undefined) continue;
+    for (const key of keys) {
+      const value = attributes[key];
+      if (typeof value === 'string' && value !== '') return value;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,34 @@
+import { attempt } from './attempt.js';
+import { conventionsOf } from './classify.js';
+import { READER_ORDER } from './conventions/registry.js';
+import type { MetadataValue } from './conventions/types.js';
+import { resourceString } from './record-context.js';
+import type { TraceStructure } from './trace-structure.js';
+
+/** Most metadata entries per record (the wire takes a flat map; a span could carry hundreds). */
+export const MAX_METADATA_ENTRIES = 64;
+
+/**
+ * Flat metadata: `service.name`, `aqm.convention` (the conventions detected, comma-separated),
+ * then the conventions' own metadata (`ai.telemetry.metadata.*`, `langsmith.metadata.*`,
+ * `traceloop.association.properties.*`, `langfuse.trace.metadata.*`), the top-level span's first,
+ * the first value of a key winning, at most {@link MAX_METADATA_ENTRIES} entries.
+ */
+export function traceMetadata(trace: TraceStructure): Map<string, MetadataValue> {
+  const metadata = new Map<string, MetadataValue>();
+  const serviceName = resourceString(trace, ['service.name']);
+  if (serviceName !== undefined) metadata.set('service.name', serviceName);
+  const conventions = conventionsOf(trace.views);
+  if (conventions.length > 0) metadata.set('aqm.convention', conventions.join(','));
+  for (const view of trace.topFirst) {
+    for (const reader of READER_ORDER.metadata) {
+      const entries = attempt(() => reader.metadata?.(view) ?? [], []);
+      for (const [key, value] of entries) {
+        if (metadata.size >= MAX_METADATA_ENTRIES) return metadata;
+        if (!metadata.has(key) && (typeof value !== 'number' || Number.isFinite(value)))
+          metadata.set(key, value);
+      }
+    }
+  }
+  return metadata;
+}

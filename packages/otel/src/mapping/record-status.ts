@@ -1,0 +1,49 @@
+import { SpanStatusCode } from '@opentelemetry/api';
+import { attempt } from './attempt.js';
+import { isLlmIsh } from './classify.js';
+import { READER_ORDER } from './conventions/registry.js';
+import type { SpanView } from './span-view.js';
+import type { TraceStructure } from './trace-structure.js';
+
+/** Why a span failed: its status message, else its `exception` event's message, else `error.type`. */
+function errorMessageOf(view: SpanView): string | undefined {
+  const statusMessage = view.span.status?.message;
+  if (typeof statusMessage === 'string' && statusMessage !== '') return statusMessage;
+  for (const event of view.span.events ?? []) {
+    if (event.name !== 'exception') continue;
+    const message = event.attributes?.['exception.message'];
+    if (typeof message === 'string' && message !== '') return message;
+    const type = event.attributes?.['exception.type'];
+    if (typeof type === 'string' && type !== '') return type;
+  }
+  return view.str('error.type');
+}
+
+/** A span's failure (status ERROR, or a convention's own error mark), or `undefined`. */
+function failureOf(view: SpanView): { message: string | undefined } | undefined {
+  if (view.span.status?.code === SpanStatusCode.ERROR) return { message: errorMessageOf(view) };
+  for (const reader of READER_ORDER.error) {
+    const message = attempt(() => reader.error?.(view), undefined);
+    if (message !== undefined) return { message };
+  }
+  return undefined;
+}
+
+/**
+ * `error` when the top-level span or any model-call/agent/chain span failed. The message is the
+ * top-level span's when it has one, else the earliest failed span's.
+ */
+export function traceStatus(trace: TraceStructure): { status: 'success' | 'error'; errorMessage?: string } {
+  let failed = false;
+  let errorMessage: string | undefined;
+  for (const view of trace.topFirst) {
+    if (view !== trace.top && !isLlmIsh(trace.roles.get(view) ?? 'other')) continue;
+    const failure = failureOf(view);
+    if (failure === undefined) continue;
+    failed = true;
+    errorMessage ??= failure.message;
+    if (errorMessage !== undefined) break;
+  }
+  if (!failed) return { status: 'success' };
+  return errorMessage === undefined ? { status: 'error' } : { status: 'error', errorMessage };
+}

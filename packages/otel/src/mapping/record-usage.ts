@@ -1,0 +1,62 @@
+import type { Usage } from '@aqm/wire';
+import { attempt } from './attempt.js';
+import { READER_ORDER } from './conventions/registry.js';
+import type { TokenCounts } from './conventions/types.js';
+import type { SpanView } from './span-view.js';
+import type { TraceStructure } from './trace-structure.js';
+
+/** A count as the wire accepts it: a non-negative integer. */
+function asCount(value: number | undefined): number | undefined {
+  if (value === undefined || !Number.isFinite(value) || value < 0) return undefined;
+  return Math.round(value);
+}
+
+/** The first convention's token counts on a span, with the total derived when absent. */
+function spanUsage(view: SpanView): TokenCounts | undefined {
+  for (const reader of READER_ORDER.usage) {
+    const counts = attempt(() => reader.usage?.(view), undefined);
+    if (counts === undefined) continue;
+    const inputTokens = asCount(counts.inputTokens);
+    const outputTokens = asCount(counts.outputTokens);
+    let totalTokens = asCount(counts.totalTokens);
+    if (totalTokens === undefined && inputTokens !== undefined && outputTokens !== undefined) {
+      totalTokens = inputTokens + outputTokens;
+    }
+    if (inputTokens !== undefined || outputTokens !== undefined || totalTokens !== undefined) {
+      return { inputTokens, outputTokens, totalTokens };
+    }
+  }
+  return undefined;
+}
+
+function add(sum: number | undefined, value: number | undefined): number | undefined {
+  return value === undefined ? sum : (sum ?? 0) + value;
+}
+
+function toUsage(counts: TokenCounts): Usage {
+  const usage: Usage = {};
+  if (counts.inputTokens !== undefined) usage.inputTokens = counts.inputTokens;
+  if (counts.outputTokens !== undefined) usage.outputTokens = counts.outputTokens;
+  if (counts.totalTokens !== undefined) usage.totalTokens = counts.totalTokens;
+  return usage;
+}
+
+/**
+ * Token usage summed over the trace's model calls only, so an outer span that repeats its
+ * children's totals (AI SDK `ai.generateText`, v7 `invoke_agent`) is not counted twice. Only when
+ * no model call has usage is the top-level span's used.
+ */
+export function traceUsage(trace: TraceStructure): Usage | undefined {
+  let sum: TokenCounts | undefined;
+  for (const view of trace.modelCalls) {
+    const counts = spanUsage(view);
+    if (counts === undefined) continue;
+    sum = {
+      inputTokens: add(sum?.inputTokens, counts.inputTokens),
+      outputTokens: add(sum?.outputTokens, counts.outputTokens),
+      totalTokens: add(sum?.totalTokens, counts.totalTokens),
+    };
+  }
+  sum ??= spanUsage(trace.top);
+  return sum === undefined ? undefined : toUsage(sum);
+}

@@ -1,0 +1,97 @@
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { attempt } from './attempt.js';
+import { classifySpan, isLlmIsh } from './classify.js';
+import type { SpanRole } from './conventions/types.js';
+import type { LlmLogRecord } from './llm-log-record.js';
+import { promptOf, responseOf } from './record-content.js';
+import { SpanView } from './span-view.js';
+
+/** One trace's spans as the mapping reads them. */
+export interface TraceStructure {
+  /** Every readable span, in start order. */
+  views: SpanView[];
+  roles: Map<SpanView, SpanRole>;
+  /** Model-call spans, in start order. */
+  modelCalls: SpanView[];
+  /** The top-level interaction: the highest LLM-ish span (fewest ancestors), earliest on ties. */
+  top: SpanView;
+  /** Every view once, the top-level span first, then the rest in start order. */
+  topFirst: SpanView[];
+}
+
+/** Sets each view's depth: its number of ancestors present in the trace (cycles cut). */
+function assignDepths(views: readonly SpanView[]): void {
+  const byId = new Map<string, SpanView>();
+  for (const view of views) byId.set(view.spanId, view);
+  const known = new Map<SpanView, number>();
+  for (const view of views) {
+    const path: SpanView[] = [];
+    const onPath = new Set<SpanView>();
+    let current: SpanView | undefined = view;
+    let base = -1;
+    while (current !== undefined && !onPath.has(current)) {
+      const depth = known.get(current);
+      if (depth !== undefined) {
+        base = depth;
+        break;
+      }
+      path.push(current);
+      onPath.add(current);
+      current = current.parentSpanId === undefined ? undefined : byId.get(current.parentSpanId);
+    }
+    // Walk back down the path: each span is one deeper than its parent.
+    for (let i = path.length - 1; i >= 0; i -= 1) {
+      base += 1;
+      known.set(path[i]!, base);
+    }
+  }
+  for (const view of views) view.depth = known.get(view) ?? 0;
+}
+
+function hasBothSides(view: SpanView): boolean {
+  return attempt(() => Boolean(promptOf(view)) && Boolean(responseOf(view)), false);
+}
+
+/**
+ * Reads a trace's spans (skipping any that cannot even be read), joins the log records by span
+ * id, classifies every span and picks the top-level interaction. `undefined` when the trace has
+ * no model call and its top-level interaction lacks a prompt or a response.
+ */
+export function structureTrace(
+  spans: readonly ReadableSpan[],
+  logs: readonly LlmLogRecord[],
+  nowMs: number,
+): TraceStructure | undefined {
+  const views: SpanView[] = [];
+  for (const span of spans) {
+    const view = attempt(() => new SpanView(span, nowMs), undefined);
+    if (view !== undefined) views.push(view);
+  }
+  if (views.length === 0) return undefined;
+  views.sort((a, b) => a.startMs - b.startMs);
+  if (logs.length > 0) {
+    const byId = new Map<string, SpanView>();
+    for (const view of views) byId.set(view.spanId, view);
+    for (const log of logs) byId.get(log.spanId)?.logs.push(log);
+  }
+  const roles = new Map<SpanView, SpanRole>();
+  const modelCalls: SpanView[] = [];
+  for (const view of views) {
+    const role = attempt(() => classifySpan(view), 'other');
+    roles.set(view, role);
+    if (role === 'llm') modelCalls.push(view);
+  }
+  assignDepths(views);
+  let top: SpanView | undefined;
+  for (const view of views) {
+    // Views are in start order, so a strict comparison keeps the earliest on ties.
+    if (isLlmIsh(roles.get(view)!) && (top === undefined || view.depth < top.depth)) top = view;
+  }
+  // A trace without a model call still counts when its top-level interaction carries both sides
+  // itself: an app whose model client is not instrumented, captured at its request (@aqm/express).
+  if (modelCalls.length === 0 && !(top !== undefined && hasBothSides(top))) return undefined;
+  const chosen = top ?? modelCalls[0]!;
+  const topFirst = [chosen];
+  for (const view of views) if (view !== chosen) topFirst.push(view);
+  return { views, roles, modelCalls, top: chosen, topFirst };
+}

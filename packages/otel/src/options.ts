@@ -1,0 +1,247 @@
+import type { AqmClient } from '@aqm/client';
+import { type EvaluationTrace, MAX_BODY_BYTES, MAX_TRACES_PER_SUBMISSION } from '@aqm/wire';
+import {
+  booleanOption,
+  describeValue,
+  functionOption,
+  integerOption,
+  optionLabel,
+  rangeOption,
+  stringOption,
+} from './option-checks.js';
+import type { MaskFunction } from './privacy/mask.js';
+
+/**
+ * Options of {@link AqmSpanExporter}, {@link AqmSpanProcessor} and {@link registerAqm}. Every
+ * option is optional: the connection comes from `AQM_API_KEY`, `AQM_BASE_URL` and
+ * `AQM_APPLICATION_ID` when not given, and each knob has a default. Each value is checked at
+ * construction; a bad one throws an error naming it.
+ */
+export interface AqmOtelOptions {
+  /** API key sent as `x-api-key`. Default: `AQM_API_KEY`. Never logged. */
+  apiKey?: string;
+  /** The service's base address, with its path prefix. Default: `AQM_BASE_URL`. */
+  baseUrl?: string;
+  /** The application (UUID) the traces belong to. Default: `AQM_APPLICATION_ID`. */
+  applicationId?: string;
+  /** An {@link AqmClient} to send with instead of one built from `apiKey`/`baseUrl`. It is not closed by `shutdown()`. */
+  client?: AqmClient;
+  /** Allow a plain `http:` base address that is not loopback (passed to the client). Default `false`. */
+  allowInsecureHttp?: boolean;
+  /** Requests in flight at once. Default 2. */
+  concurrency?: number;
+  /** Traces per request, 1..100. Default 50. */
+  maxBatchTraces?: number;
+  /** Bytes of JSON per request, up to 5 MiB. Default 1 MiB. */
+  maxBatchBytes?: number;
+  /** Traces held (queued and in flight) before new ones are dropped. Default 2048. */
+  maxQueueTraces?: number;
+  /** Bytes of JSON held (queued and in flight) before new traces are dropped. Default 32 MiB. */
+  maxQueueBytes?: number;
+  /** How long one batch is retried on failures that may pass (outage, 429, 5xx). Default 300000 (5 min). */
+  maxRetryElapsedMs?: number;
+  /** Timeout of one HTTP request. Default 10000. */
+  requestTimeoutMs?: number;
+  /** How long `AqmSpanExporter.export()` waits for delivery before calling back. Default 25000. */
+  exportTimeoutMs?: number;
+  /** A trace whose root has not ended is complete after this long without a new span. Default 5000. */
+  traceIdleMs?: number;
+  /** A trace is complete when it reaches this many spans. Default 1000. */
+  maxSpansPerTrace?: number;
+  /** Traces assembled at once; past this the oldest is sent as it is. Default 1000. */
+  maxOpenTraces?: number;
+  /** Longest text value sent; longer ones are cut with a visible marker. Default 32768. */
+  maxValueChars?: number;
+  /** How long `shutdown()` may take, even when the service hangs. Default 10000. */
+  shutdownTimeoutMs?: number;
+  /** `environment` of every trace (else the resource's `deployment.environment.name`). */
+  environment?: string;
+  /** `appVersion` of every trace (else the resource's `service.version`). */
+  appVersion?: string;
+  /** Rewrites every text value before it leaves the process (e.g. `maskPII`). A throwing mask blanks the value. */
+  mask?: MaskFunction;
+  /** Share of traces sent, 0..1, decided by trace id. Default 1. */
+  sampleRate?: number;
+  /** Last say on each record: `false` keeps it from being sent. A throwing predicate keeps the record. */
+  shouldExport?: (record: EvaluationTrace) => boolean;
+}
+
+/** The options with defaults applied and every value checked. */
+export interface ResolvedOptions {
+  apiKey: string | undefined;
+  baseUrl: string | undefined;
+  applicationId: string;
+  client: AqmClient | undefined;
+  allowInsecureHttp: boolean;
+  concurrency: number;
+  maxBatchTraces: number;
+  maxBatchBytes: number;
+  maxQueueTraces: number;
+  maxQueueBytes: number;
+  maxRetryElapsedMs: number;
+  requestTimeoutMs: number;
+  exportTimeoutMs: number;
+  traceIdleMs: number;
+  maxSpansPerTrace: number;
+  maxOpenTraces: number;
+  maxValueChars: number;
+  shutdownTimeoutMs: number;
+  environment: string | undefined;
+  appVersion: string | undefined;
+  mask: MaskFunction | undefined;
+  sampleRate: number;
+  shouldExport: ((record: EvaluationTrace) => boolean) | undefined;
+}
+
+const MIB = 1024 * 1024;
+const KNOWN_OPTIONS = new Set<string>([
+  'apiKey',
+  'baseUrl',
+  'applicationId',
+  'client',
+  'allowInsecureHttp',
+  'concurrency',
+  'maxBatchTraces',
+  'maxBatchBytes',
+  'maxQueueTraces',
+  'maxQueueBytes',
+  'maxRetryElapsedMs',
+  'requestTimeoutMs',
+  'exportTimeoutMs',
+  'traceIdleMs',
+  'maxSpansPerTrace',
+  'maxOpenTraces',
+  'maxValueChars',
+  'shutdownTimeoutMs',
+  'environment',
+  'appVersion',
+  'mask',
+  'sampleRate',
+  'shouldExport',
+]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Env = Record<string, string | undefined>;
+
+/** Takes the option if given, else the environment variable (an empty variable counts as unset). */
+function fromEnv(value: unknown, env: Env, name: string): { value: unknown; envVar?: string } {
+  if (value !== undefined) return { value };
+  const fromVariable = env[name];
+  return fromVariable === undefined || fromVariable === ''
+    ? { value: undefined }
+    : { value: fromVariable, envVar: name };
+}
+
+function resolveApiKey(raw: AqmOtelOptions, env: Env): string {
+  const { value, envVar } = fromEnv(raw.apiKey, env, 'AQM_API_KEY');
+  if (value === undefined) {
+    throw new TypeError(
+      'Missing API key: pass the `apiKey` option or set the AQM_API_KEY environment variable (or pass a `client`)',
+    );
+  }
+  // The value itself is never shown: a wrongly typed key may still be a secret.
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new TypeError(
+      `Expected ${optionLabel('apiKey', envVar)} to be a non-empty string, got a value of type ${typeof value}`,
+    );
+  }
+  return value;
+}
+
+function resolveBaseUrl(raw: AqmOtelOptions, env: Env): string {
+  const { value, envVar } = fromEnv(raw.baseUrl, env, 'AQM_BASE_URL');
+  if (value === undefined) {
+    throw new TypeError(
+      'Missing base URL: pass the `baseUrl` option or set the AQM_BASE_URL environment variable (or pass a `client`)',
+    );
+  }
+  const label = optionLabel('baseUrl', envVar);
+  if (typeof value !== 'string') {
+    throw new TypeError(`Expected ${label} to be an http(s) URL string, got ${describeValue(value)}`);
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`Expected ${label} to be an http(s) URL, got ${describeValue(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`Expected ${label} to be an http(s) URL, got ${describeValue(value)}`);
+  }
+  return value;
+}
+
+function resolveApplicationId(raw: AqmOtelOptions, env: Env): string {
+  const { value, envVar } = fromEnv(raw.applicationId, env, 'AQM_APPLICATION_ID');
+  if (value === undefined) {
+    throw new TypeError(
+      'Missing application id: pass the `applicationId` option or set the AQM_APPLICATION_ID environment variable',
+    );
+  }
+  if (typeof value !== 'string' || !UUID.test(value)) {
+    throw new TypeError(
+      `Expected ${optionLabel('applicationId', envVar)} to be an application id (a UUID), got ${describeValue(value)}`,
+    );
+  }
+  return value;
+}
+
+function resolveClient(raw: AqmOtelOptions): AqmClient | undefined {
+  const client: unknown = raw.client;
+  if (client === undefined) return undefined;
+  const submit = (client as { evaluations?: { submit?: unknown } } | null)?.evaluations?.submit;
+  if (typeof client !== 'object' || client === null || typeof submit !== 'function') {
+    throw new TypeError(`Expected \`client\` to be an AqmClient, got ${describeValue(client)}`);
+  }
+  if (raw.apiKey !== undefined || raw.baseUrl !== undefined || raw.allowInsecureHttp !== undefined) {
+    throw new TypeError(
+      '`client` cannot be combined with `apiKey`, `baseUrl` or `allowInsecureHttp`: the client carries its own connection settings',
+    );
+  }
+  return client as AqmClient;
+}
+
+/**
+ * Checks the options, fills in defaults and the connection settings from the environment.
+ * Throws a `TypeError`/`RangeError` naming the first bad option; the API key never appears in a message.
+ *
+ * @example
+ * const options = resolveOptions({ concurrency: 4 }, process.env);
+ */
+export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env): ResolvedOptions {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new TypeError(`Expected the options to be an object, got ${describeValue(raw)}`);
+  }
+  for (const key of Object.keys(raw)) {
+    if (!KNOWN_OPTIONS.has(key)) {
+      throw new TypeError(`Unknown option \`${key}\`; known options are ${[...KNOWN_OPTIONS].join(', ')}`);
+    }
+  }
+  const client = resolveClient(raw);
+  const maxBatchBytes = integerOption('maxBatchBytes', raw.maxBatchBytes, MIB, 1024, MAX_BODY_BYTES);
+  return {
+    apiKey: client === undefined ? resolveApiKey(raw, env) : undefined,
+    baseUrl: client === undefined ? resolveBaseUrl(raw, env) : undefined,
+    applicationId: resolveApplicationId(raw, env),
+    client,
+    allowInsecureHttp: booleanOption('allowInsecureHttp', raw.allowInsecureHttp, false),
+    concurrency: integerOption('concurrency', raw.concurrency, 2, 1, 64),
+    maxBatchTraces: integerOption('maxBatchTraces', raw.maxBatchTraces, 50, 1, MAX_TRACES_PER_SUBMISSION),
+    maxBatchBytes,
+    maxQueueTraces: integerOption('maxQueueTraces', raw.maxQueueTraces, 2048, 1),
+    maxQueueBytes: integerOption('maxQueueBytes', raw.maxQueueBytes, 32 * MIB, 1024),
+    maxRetryElapsedMs: integerOption('maxRetryElapsedMs', raw.maxRetryElapsedMs, 300_000, 0),
+    requestTimeoutMs: integerOption('requestTimeoutMs', raw.requestTimeoutMs, 10_000, 1),
+    exportTimeoutMs: integerOption('exportTimeoutMs', raw.exportTimeoutMs, 25_000, 1),
+    traceIdleMs: integerOption('traceIdleMs', raw.traceIdleMs, 5000, 1),
+    maxSpansPerTrace: integerOption('maxSpansPerTrace', raw.maxSpansPerTrace, 1000, 1),
+    maxOpenTraces: integerOption('maxOpenTraces', raw.maxOpenTraces, 1000, 1),
+    maxValueChars: integerOption('maxValueChars', raw.maxValueChars, 32_768, 64),
+    shutdownTimeoutMs: integerOption('shutdownTimeoutMs', raw.shutdownTimeoutMs, 10_000, 1),
+    environment: stringOption('environment', raw.environment),
+    appVersion: stringOption('appVersion', raw.appVersion),
+    mask: functionOption<MaskFunction>('mask', raw.mask),
+    sampleRate: rangeOption('sampleRate', raw.sampleRate, 1, 0, 1),
+    shouldExport: functionOption<(record: EvaluationTrace) => boolean>('shouldExport', raw.shouldExport),
+  };
+}

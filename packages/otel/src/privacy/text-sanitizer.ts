@@ -1,0 +1,92 @@
+import { aqmDiag } from '../diag.js';
+import type { MaskFunction } from './mask.js';
+import { toWellFormedText } from './well-formed.js';
+
+/**
+ * Extra characters kept past `maxValueChars` before masking, so that a value cut at the limit is
+ * masked as a whole (an e-mail straddling the limit is still recognised) while masking a huge
+ * value costs no more than masking a bounded one.
+ */
+const MASK_SLACK_CHARS = 256;
+
+/** A failing mask is reported at most this often (it would fail for every value). */
+const MASK_FAILURE_REPORT_MS = 60_000;
+let lastMaskFailureReport = Number.NEGATIVE_INFINITY;
+
+/** Tells the app once a minute at most that its mask fails; names the field, never the value. */
+function reportMaskFailure(field: string, problem: string): void {
+  const now = Date.now();
+  if (now - lastMaskFailureReport < MASK_FAILURE_REPORT_MS) return;
+  lastMaskFailureReport = now;
+  aqmDiag.warn(`The mask function ${problem} for field "${field}"; the value was blanked before sending.`);
+}
+
+/** The marker appended to a cut value: `…[truncated N chars]`. */
+export function truncationMarker(removedChars: number): string {
+  return `…[truncated ${removedChars} chars]`;
+}
+
+/**
+ * Makes a string safe to send: repairs invalid text, applies the user's mask (a mask that throws
+ * or returns a non-string blanks the value) and truncates to `maxValueChars` with a visible marker.
+ */
+export class TextSanitizer {
+  readonly #maxValueChars: number;
+  readonly #mask: MaskFunction | undefined;
+  #maskFailures = 0;
+
+  constructor(options: { maxValueChars: number; mask?: MaskFunction | undefined }) {
+    this.#maxValueChars = Math.max(1, Math.floor(options.maxValueChars));
+    this.#mask = options.mask;
+  }
+
+  /** How many values a throwing or misbehaving mask blanked. */
+  get maskFailures(): number {
+    return this.#maskFailures;
+  }
+
+  /** The sanitised form of `value`, bound for `field`. */
+  clean(value: string, field: string): string {
+    const max = this.#maxValueChars;
+    const originalLength = value.length;
+    let text = originalLength > max + MASK_SLACK_CHARS ? value.slice(0, max + MASK_SLACK_CHARS) : value;
+    const precut = originalLength - text.length;
+    text = toWellFormedText(text);
+    if (this.#mask !== undefined) {
+      text = this.#applyMask(text, field);
+      if (text === '') return '';
+    }
+    return this.#truncate(text, precut);
+  }
+
+  /** Truncates only (no mask): for names and ids that are not user content. */
+  truncate(value: string): string {
+    return this.#truncate(toWellFormedText(value), 0);
+  }
+
+  #applyMask(text: string, field: string): string {
+    let problem: string;
+    try {
+      const masked = this.#mask!(text, { field });
+      if (typeof masked === 'string') return toWellFormedText(masked);
+      problem = `returned ${typeof masked} instead of a string`;
+    } catch (error) {
+      problem = `threw (${error instanceof Error ? error.name : typeof error})`;
+    }
+    // Blanking is the only answer that cannot leak what the mask was meant to hide.
+    this.#maskFailures += 1;
+    reportMaskFailure(field, problem);
+    return '';
+  }
+
+  #truncate(text: string, alreadyRemoved: number): string {
+    const max = this.#maxValueChars;
+    if (text.length <= max && alreadyRemoved === 0) return text;
+    let kept = text.length <= max ? text : text.slice(0, max);
+    // Never end on half of a surrogate pair.
+    const last = kept.charCodeAt(kept.length - 1);
+    if (kept.length < text.length && last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
+    const removed = text.length - kept.length + alreadyRemoved;
+    return removed > 0 ? kept + truncationMarker(removed) : kept;
+  }
+}

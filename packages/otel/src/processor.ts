@@ -1,0 +1,79 @@
+import { TraceFlags } from '@opentelemetry/api';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
+import { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
+import type { LlmLogRecord } from './mapping/llm-log-record.js';
+import { type AqmOtelOptions, resolveOptions } from './options.js';
+
+/**
+ * A `SpanProcessor` to add to any tracer provider, batching included (it is not a wrapper around
+ * a `BatchSpanProcessor`): `onEnd()` only assembles, and each trace with an LLM interaction goes
+ * to the service as a prompt/response record through a bounded retrying queue.
+ *
+ * @example
+ * const provider = new NodeTracerProvider({ spanProcessors: [new AqmSpanProcessor()] });
+ * provider.register();
+ */
+export class AqmSpanProcessor implements SpanProcessor, LlmLogSink {
+  readonly #pipeline: TracePipeline;
+
+  /**
+   * @param options - connection and knobs; see {@link AqmOtelOptions}. Throws when one is invalid
+   *   or the API key, base URL or application id is missing from both options and environment.
+   * @param internals - test seams, not part of the API.
+   */
+  constructor(options: AqmOtelOptions = {}, internals?: PipelineInternals) {
+    this.#pipeline = new TracePipeline(resolveOptions(options), internals);
+  }
+
+  /** Nothing to do when a span starts. */
+  onStart(): void {}
+
+  /**
+   * Takes an ended, sampled span into its trace. Synchronous: never waits on the network.
+   *
+   * @example
+   * processor.onEnd(span);
+   */
+  onEnd(span: ReadableSpan): void {
+    if ((span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    this.#pipeline.addSpans([span]);
+  }
+
+  /**
+   * Completes every open trace and resolves once everything queued before the call was accepted
+   * by the service or given up.
+   *
+   * @example
+   * await processor.forceFlush();
+   */
+  forceFlush(): Promise<void> {
+    return this.#pipeline.forceFlush();
+  }
+
+  /**
+   * Sends what is held within `shutdownTimeoutMs` (aborting requests at the deadline), then closes
+   * the connection pool. Never rejects.
+   *
+   * @example
+   * await processor.shutdown();
+   */
+  shutdown(): Promise<void> {
+    return this.#pipeline.shutdown();
+  }
+
+  /**
+   * Counters: exported, dropped by reason, retries, queue size and bytes, in flight, open traces.
+   *
+   * @example
+   * const { exportedTraces, queuedTraces } = processor.stats();
+   */
+  stats(): AqmStats {
+    return this.#pipeline.stats();
+  }
+
+  /** @internal Joins a content log record (from {@link AqmLogRecordProcessor}) to its trace. */
+  [ACCEPT_LLM_LOG](log: LlmLogRecord): void {
+    this.#pipeline.addLog(log);
+  }
+}

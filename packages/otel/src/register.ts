@@ -1,0 +1,214 @@
+import {
+  context,
+  createContextKey,
+  propagation,
+  ROOT_CONTEXT,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { aqmDiag } from './diag.js';
+import { optionalRequire } from './export/optional-require.js';
+import { AqmLogRecordProcessor } from './log-record-processor.js';
+import { booleanOption } from './option-checks.js';
+import type { AqmOtelOptions } from './options.js';
+import { AqmSpanProcessor } from './processor.js';
+
+/** Options of {@link registerAqm}: the processor's options, and whether to set up log records. */
+export interface RegisterAqmOptions extends AqmOtelOptions {
+  /**
+   * Set up a global `LoggerProvider` with an {@link AqmLogRecordProcessor} (when
+   * `@opentelemetry/sdk-logs` is installed and no logger provider is registered), so the content
+   * `@opentelemetry/instrumentation-openai` emits as log records joins its trace. Default `true`.
+   */
+  logs?: boolean;
+}
+
+/** How {@link registerAqm} hooked into tracing. */
+export type TracingSetup =
+  /** No tracer provider was registered: a `NodeTracerProvider` with the processor was created and registered. */
+  | 'created-provider'
+  /** The processor was added to the tracer provider the app had already registered. */
+  | 'added-to-provider'
+  /** A provider is registered but does not let processors be added; see the warning in `diag`. */
+  | 'not-attached';
+
+/** How {@link registerAqm} hooked into logs. */
+export type LogsSetup = 'created-provider' | 'existing-provider' | 'unavailable' | 'disabled';
+
+/** What {@link registerAqm} returns. */
+export interface AqmRegistration {
+  /** The processor that sends the traces (for `stats()` and `forceFlush()`). */
+  readonly processor: AqmSpanProcessor;
+  readonly tracing: TracingSetup;
+  readonly logs: LogsSetup;
+  /** Flushes within `shutdownTimeoutMs`, shuts down and unregisters what `registerAqm` created. Never rejects. */
+  shutdown(): Promise<void>;
+}
+
+/** The internals of SDK tracer providers that registerAqm may reach into (see `attach`). */
+interface ProviderInternals {
+  addSpanProcessor?: (processor: SpanProcessor) => void;
+  _activeSpanProcessor?: { _spanProcessors?: unknown };
+  forceFlush?: unknown;
+}
+
+type Undo = () => Promise<void>;
+
+/** The provider behind the global `ProxyTracerProvider`, or `undefined` when only the no-op one is set. */
+function registeredProvider(): (TracerProvider & ProviderInternals) | undefined {
+  const global = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
+  const delegate = (
+    typeof global.getDelegate === 'function' ? global.getDelegate() : global
+  ) as TracerProvider & ProviderInternals;
+  // The no-op provider only has getTracer; every SDK provider can flush.
+  return typeof delegate.forceFlush === 'function' ? delegate : undefined;
+}
+
+/** Whether a context manager is registered: the no-op one does not carry values into `with()`. */
+function hasContextManager(): boolean {
+  const probe = createContextKey('@aqm/otel context manager probe');
+  return context.with(ROOT_CONTEXT.setValue(probe, true), () => context.active().getValue(probe) === true);
+}
+
+/** Adds the processor to an already registered provider. */
+function attach(
+  provider: ProviderInternals,
+  processor: AqmSpanProcessor,
+): { setup: TracingSetup; undo: Undo } {
+  if (typeof provider.addSpanProcessor === 'function') {
+    // SDK 1.x: the public way. (It cannot be removed again; shutdown makes it inert.)
+    provider.addSpanProcessor(processor);
+    return { setup: 'added-to-provider', undo: () => processor.shutdown() };
+  }
+  const list = provider._activeSpanProcessor?._spanProcessors;
+  if (Array.isArray(list)) {
+    // SDK 2.x removed addSpanProcessor: processors are fixed at construction. Its MultiSpanProcessor
+    // keeps them in this array, which its tracers read on every span, so adding to it is the only
+    // way to join a provider the app already registered.
+    list.push(processor);
+    return {
+      setup: 'added-to-provider',
+      undo: async () => {
+        const at = list.indexOf(processor);
+        if (at >= 0) list.splice(at, 1);
+        await processor.shutdown();
+      },
+    };
+  }
+  aqmDiag.warn(
+    'registerAqm: the registered tracer provider does not let span processors be added, so no trace is sent. ' +
+      'Pass the processor when you create the provider instead: `spanProcessors: [new AqmSpanProcessor()]`.',
+  );
+  return { setup: 'not-attached', undo: () => processor.shutdown() };
+}
+
+/** Creates and registers a NodeTracerProvider with the processor. */
+function createTracing(processor: AqmSpanProcessor): { setup: TracingSetup; undo: Undo } {
+  interface NodeProvider extends TracerProvider {
+    register(): void;
+    shutdown(): Promise<void>;
+  }
+  const sdk = optionalRequire<{ NodeTracerProvider: new (config: object) => NodeProvider }>(
+    '@opentelemetry/sdk-trace-node',
+  );
+  if (sdk === undefined) {
+    void processor.shutdown();
+    throw new Error(
+      'registerAqm: no tracer provider is registered and @opentelemetry/sdk-trace-node is not installed. ' +
+        'Install it (npm install @opentelemetry/sdk-trace-node) or register your own provider first.',
+    );
+  }
+  const hadContextManager = hasContextManager();
+  const hadPropagator = propagation.fields().length > 0;
+  const provider = new sdk.NodeTracerProvider({ spanProcessors: [processor] });
+  provider.register();
+  return {
+    setup: 'created-provider',
+    undo: async () => {
+      await provider.shutdown();
+      if (registeredProvider() === provider) trace.disable();
+      // Only what register() set up for us: the app's own context manager or propagator stays.
+      if (!hadContextManager) context.disable();
+      if (!hadPropagator) propagation.disable();
+    },
+  };
+}
+
+/** Sets up a global LoggerProvider that joins gen_ai.* log records, when possible. */
+function setUpLogs(processor: AqmSpanProcessor): { setup: LogsSetup; undo?: Undo } {
+  interface LogsApi {
+    logs: { getLoggerProvider(): object; setGlobalLoggerProvider(provider: object): object; disable(): void };
+  }
+  interface SdkLogs {
+    LoggerProvider: new (config: { processors: object[] }) => { shutdown(): Promise<void> };
+  }
+  const api = optionalRequire<LogsApi>('@opentelemetry/api-logs');
+  const sdk = optionalRequire<SdkLogs>('@opentelemetry/sdk-logs');
+  if (api === undefined || sdk === undefined) return { setup: 'unavailable' };
+  const current = api.logs.getLoggerProvider() as { _getDelegate?: unknown };
+  // Unset, the API hands out its ProxyLoggerProvider; a registered provider is returned as itself.
+  if (typeof current._getDelegate !== 'function') {
+    aqmDiag.info(
+      'registerAqm: a global LoggerProvider is already registered. To join gen_ai.* log records ' +
+        '(@opentelemetry/instrumentation-openai) to their traces, add `new AqmLogRecordProcessor(processor)` to its processors.',
+    );
+    return { setup: 'existing-provider' };
+  }
+  const loggerProvider = new sdk.LoggerProvider({ processors: [new AqmLogRecordProcessor(processor)] });
+  api.logs.setGlobalLoggerProvider(loggerProvider);
+  return {
+    setup: 'created-provider',
+    undo: async () => {
+      await loggerProvider.shutdown();
+      api.logs.disable();
+    },
+  };
+}
+
+/**
+ * One call to send an app's LLM traces to the service.
+ *
+ * - When the app already registered a tracer provider (its own `NodeTracerProvider`, or the
+ *   `NodeSDK`), an {@link AqmSpanProcessor} is added to it and nothing else changes.
+ * - Otherwise a `NodeTracerProvider` (from `@opentelemetry/sdk-trace-node`) with the processor is
+ *   created and registered, with the default context manager and propagator.
+ * - Unless `logs: false`, when `@opentelemetry/sdk-logs` is installed and no logger provider is
+ *   registered, a `LoggerProvider` with an {@link AqmLogRecordProcessor} is registered too.
+ *
+ * Throws when an option is invalid (like the processor's constructor). The returned `shutdown()`
+ * flushes and unregisters what was created here.
+ *
+ * @example
+ * const aqm = registerAqm({ environment: 'production' });
+ * process.on('SIGTERM', () => void aqm.shutdown());
+ */
+export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
+  const { logs, ...processorOptions } = options;
+  const withLogs = booleanOption('logs', logs, true);
+  const processor = new AqmSpanProcessor(processorOptions);
+  const existing = registeredProvider();
+  const tracing = existing === undefined ? createTracing(processor) : attach(existing, processor);
+  const logSetup: { setup: LogsSetup; undo?: Undo } = withLogs ? setUpLogs(processor) : { setup: 'disabled' };
+  let done: Promise<void> | undefined;
+  return {
+    processor,
+    tracing: tracing.setup,
+    logs: logSetup.setup,
+    shutdown() {
+      done ??= (async () => {
+        try {
+          await logSetup.undo?.();
+        } catch (error) {
+          aqmDiag.warn(`registerAqm: shutting down the logger provider failed: ${String(error)}`);
+        }
+        try {
+          await tracing.undo();
+        } catch (error) {
+          aqmDiag.warn(`registerAqm: shutting down tracing failed: ${String(error)}`);
+        }
+      })();
+      return done;
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import { describe, it } from 'vitest';
+import { type ConventionCase, expectRecord, mapTrace } from './mapping-helpers/expect-record.js';
+import { buildTrace, json } from './mapping-helpers/spans.js';
+
+const lcMessage = (className: string, content: string) => ({
+  lc: 1,
+  type: 'constructor',
+  id: ['langchain_core', 'messages', className],
+  kwargs: { content, additional_kwargs: {}, response_metadata: {} },
+});
+
+const cases: ConventionCase[] = [
+  {
+    name: 'LangSmith OTel mode: chain root (gen_ai.prompt JSON of inputs) → llm run with LangChain messages',
+    build: () =>
+      buildTrace({
+        name: 'RunnableSequence',
+        scope: 'langsmith',
+        attributes: {
+          'langsmith.span.kind': 'chain',
+          'gen_ai.operation.name': 'chain',
+          'langsmith.trace.name': 'RunnableSequence',
+          'gen_ai.system': 'langchain',
+          'langsmith.is_root': true,
+          'gen_ai.prompt': json({ question: 'What is LangSmith?' }),
+          'gen_ai.completion': json({ output: 'LangSmith is an LLM observability platform.' }),
+          'langsmith.metadata.thread_id': 'thread-9',
+          'langsmith.metadata.user_id': 'user-9',
+          'langsmith.metadata.env': 'prod',
+        },
+        children: [
+          {
+            name: 'ChatOpenAI',
+            scope: 'langsmith',
+            attributes: {
+              'langsmith.span.kind': 'llm',
+              'gen_ai.operation.name': 'chat',
+              'langsmith.trace.name': 'ChatOpenAI',
+              'gen_ai.system': 'openai',
+              'gen_ai.request.model': 'gpt-4o-mini',
+              'gen_ai.prompt': json({
+                messages: [
+                  [
+                    lcMessage('SystemMessage', 'Be helpful.'),
+                    lcMessage('HumanMessage', 'What is LangSmith?'),
+                  ],
+                ],
+              }),
+              'gen_ai.completion': json({
+                generations: [
+                  [
+                    {
+                      text: 'LangSmith is an LLM observability platform.',
+                      message: lcMessage('AIMessage', 'LangSmith is an LLM observability platform.'),
+                    },
+                  ],
+                ],
+                llm_output: {},
+              }),
+              'gen_ai.usage.input_tokens': 20,
+              'gen_ai.usage.output_tokens': 8,
+              'gen_ai.usage.total_tokens': 28,
+            },
+          },
+        ],
+      }),
+    expected: {
+      prompt: 'What is LangSmith?',
+      response: 'LangSmith is an LLM observability platform.',
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      usage: { inputTokens: 20, outputTokens: 8, totalTokens: 28 },
+      sessionId: 'thread-9',
+      userId: 'user-9',
+      convention: 'semconv,langsmith',
+    },
+  },
+  {
+    name: 'Langfuse: agent observation → generation with input/output JSON and usage_details',
+    build: () =>
+      buildTrace({
+        name: 'support-agent',
+        scope: 'langfuse-sdk',
+        attributes: {
+          'langfuse.observation.type': 'agent',
+          'langfuse.observation.input': 'How do I reset my password?',
+          'langfuse.observation.output': 'Click "Forgot password" on the login page.',
+          'session.id': 'lf-session',
+          'user.id': 'lf-user',
+        },
+        children: [
+          {
+            name: 'llm-call',
+            scope: 'langfuse-sdk',
+            attributes: {
+              'langfuse.observation.type': 'generation',
+              'langfuse.observation.input': json([
+                { role: 'system', content: 'You are support.' },
+                { role: 'user', content: 'How do I reset my password?' },
+              ]),
+              'langfuse.observation.output': json({
+                role: 'assistant',
+                content: 'Click "Forgot password" on the login page.',
+              }),
+              'langfuse.observation.model.name': 'claude-3-5-sonnet',
+              'langfuse.observation.model.parameters': json({ temperature: 0 }),
+              'langfuse.observation.usage_details': json({ input: 50, output: 12, total: 62 }),
+            },
+          },
+        ],
+      }),
+    expected: {
+      prompt: 'How do I reset my password?',
+      response: 'Click "Forgot password" on the login page.',
+      model: 'claude-3-5-sonnet',
+      provider: undefined,
+      usage: { inputTokens: 50, outputTokens: 12, totalTokens: 62 },
+      sessionId: 'lf-session',
+      userId: 'lf-user',
+      convention: 'langfuse',
+    },
+  },
+];
+
+describe('buildTraceRecord: LangSmith and Langfuse', () => {
+  it.each(cases)('$name', ({ build, expected }) => {
+    const built = build();
+    expectRecord(mapTrace(built), expected, built);
+  });
+});
