@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const pnpm = process.env.npm_execpath?.includes('pnpm') ? [process.execPath, process.env.npm_execpath] : ['pnpm'];
+const pnpm = process.env.npm_execpath?.includes('pnpm')
+  ? [process.execPath, process.env.npm_execpath]
+  : ['pnpm'];
 function run(label, cmd, args) {
   console.log(`\n▶ ${label}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
@@ -30,9 +32,13 @@ for (const [label, runner] of [
 ]) {
   const out = join('.test-results', `${label.replace(/\W+/g, '-')}.json`);
   console.log(`\n▶ ${label}`);
-  const r = spawnSync(runner[0], [...runner[1], 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
-    stdio: 'inherit',
-  });
+  const r = spawnSync(
+    runner[0],
+    [...runner[1], 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (r.status !== 0) failedRuns++;
   try {
     const json = JSON.parse(readFileSync(out, 'utf8'));

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const packages = readdirSync(join(root, 'packages'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .map((d) => JSON.parse(readFileSync(join(root, 'packages', d.name, 'package.json'), 'utf8')) as { name: string })
+  .map(
+    (d) =>
+      JSON.parse(readFileSync(join(root, 'packages', d.name, 'package.json'), 'utf8')) as { name: string },
+  )
   .map((p) => p.name);
 
 function exportNames(kind: 'import' | 'require', name: string): string[] {
@@ -16,10 +19,14 @@ function exportNames(kind: 'import' | 'require', name: string): string[] {
     kind === 'import'
       ? `import(${JSON.stringify(name)}).then((m) => console.log(JSON.stringify(Object.keys(m).filter((k) => k !== 'default' && k !== 'module.exports').sort())))`
       : `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(name)})).sort()))`;
-  const out = execFileSync(process.execPath, kind === 'import' ? ['--input-type=module', '-e', script] : ['-e', script], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    kind === 'import' ? ['--input-type=module', '-e', script] : ['-e', script],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
   return JSON.parse(out) as string[];
 }
 

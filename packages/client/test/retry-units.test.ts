@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AqmServerError } from '../src/errors.js';
-import { type AttemptOutcome, backoffDelay, abortableSleep, withRetries } from '../src/retry.js';
+import { type AttemptOutcome, abortableSleep, backoffDelay, withRetries } from '../src/retry.js';
 import { parseRetryAfter } from '../src/retry-after.js';
 
 afterEach(() => {
