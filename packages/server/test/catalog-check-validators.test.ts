@@ -1,4 +1,4 @@
-import type { Validator } from '@aqm/wire';
+import type { Validator, ValidatorCatalogEntry } from '@aqm/wire';
 import { describe, expect, it } from 'vitest';
 import { checkValidatorsAgainst } from '../src/catalog/check-validators.js';
 import { checkValidators, validatorCatalog } from '../src/catalog/index.js';
@@ -109,7 +109,7 @@ describe('checkValidators', () => {
 });
 
 describe('checkValidatorsAgainst (string and boolean settings)', () => {
-  const catalog = [
+  const catalog: ValidatorCatalogEntry[] = [
     {
       type: 'custom',
       name: 'Custom',

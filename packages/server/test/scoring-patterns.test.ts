@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { combinedWeight, countByEntity, findPatterns, mergeFindings } from '../src/scoring/findings.js';
-import { ibanValid, luhnValid, PII_PATTERNS, SECRET_PATTERNS } from '../src/scoring/patterns.js';
+import {
+  type EntityPattern,
+  ibanValid,
+  luhnValid,
+  PII_PATTERNS,
+  SECRET_PATTERNS,
+} from '../src/scoring/patterns.js';
 
 /** The entity and matched text of every finding. */
-function found(text: string, patterns = PII_PATTERNS, entities?: string[]) {
+function found(text: string, patterns: ReadonlyArray<EntityPattern> = PII_PATTERNS, entities?: string[]) {
   return findPatterns(text, patterns, entities && new Set(entities)).map((f) => [
     f.entity,
     text.slice(f.start, f.end),
