@@ -22,8 +22,13 @@ export interface AqmOtelOptions {
   apiKey?: string;
   /** The service's base address, with its path prefix. Default: `AQM_BASE_URL`. */
   baseUrl?: string;
-  /** The application (UUID) the traces belong to. Default: `AQM_APPLICATION_ID`. */
-  applicationId?: string;
+  /**
+   * The application (UUID) the traces belong to. Default: `AQM_APPLICATION_ID`. May be a promise,
+   * for an id looked up at startup (`@aqm/auto` finds the application by name): spans are assembled
+   * and queued meanwhile and the first request waits for it. When it rejects or resolves to
+   * something other than a UUID, the traces are dropped (reason `failed`) and `diag` says why.
+   */
+  applicationId?: string | PromiseLike<string>;
   /** An {@link AqmClient} to send with instead of one built from `apiKey`/`baseUrl`. It is not closed by `shutdown()`. */
   client?: AqmClient;
   /** Allow a plain `http:` base address that is not loopback (passed to the client). Default `false`. */
@@ -70,7 +75,8 @@ export interface AqmOtelOptions {
 export interface ResolvedOptions {
   apiKey: string | undefined;
   baseUrl: string | undefined;
-  applicationId: string;
+  /** A UUID, or a promise of one (checked when it settles; see `AqmOtelOptions.applicationId`). */
+  applicationId: string | Promise<string>;
   client: AqmClient | undefined;
   allowInsecureHttp: boolean;
   concurrency: number;
@@ -171,13 +177,30 @@ function resolveBaseUrl(raw: AqmOtelOptions, env: Env): string {
   return value;
 }
 
-function resolveApplicationId(raw: AqmOtelOptions, env: Env): string {
+function resolveApplicationId(raw: AqmOtelOptions, env: Env): string | Promise<string> {
   const { value, envVar } = fromEnv(raw.applicationId, env, 'AQM_APPLICATION_ID');
   if (value === undefined) {
     throw new TypeError(
       'Missing application id: pass the `applicationId` option or set the AQM_APPLICATION_ID environment variable',
     );
   }
+  if (isThenable(value)) {
+    // Checked once it settles, with the same message as a string would get. Marked as handled
+    // here: if a later option throws, no pipeline awaits it, and a rejection must not crash the app.
+    const checked = Promise.resolve(value).then((id: unknown) => checkApplicationId(id, undefined));
+    checked.catch(() => {});
+    return checked;
+  }
+  return checkApplicationId(value, envVar);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function checkApplicationId(value: unknown, envVar: string | undefined): string {
   if (typeof value !== 'string' || !UUID.test(value)) {
     throw new TypeError(
       `Expected ${optionLabel('applicationId', envVar)} to be an application id (a UUID), got ${describeValue(value)}`,

@@ -8,6 +8,7 @@ import { buildTraceRecord, type RecordOptions } from '../mapping/build-record.js
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
 import { isSampledIn } from '../privacy/sampling.js';
+import { ApplicationIdSource } from './application-id.js';
 import type { DeliveryOutcome } from './queued-trace.js';
 import type { SenderStats, SenderTiming, SubmitBatch } from './sender-types.js';
 import { ThrottledReporter } from './throttled-reporter.js';
@@ -82,13 +83,23 @@ export class TracePipeline {
         maxRetries: 0, // the sender owns the retry policy
         allowInsecureHttp: options.allowInsecureHttp,
       });
-    const submit: SubmitBatch = (traces, signal) =>
+    const applicationId = new ApplicationIdSource(options.applicationId, this.#logger);
+    const submit: SubmitBatch = async (traces, signal) =>
       this.#client.evaluations.submit(
-        options.applicationId,
+        await applicationId.get(signal),
         { traces },
         { signal, timeoutMs: options.requestTimeoutMs, maxRetries: 0 },
       );
-    this.#sender = new TraceSender({ ...options, submit, timing: internals.timing, logger: this.#logger });
+    this.#sender = new TraceSender({
+      ...options,
+      // A getter: the 404 message names the id, which may only be known later.
+      get applicationId() {
+        return applicationId.label;
+      },
+      submit,
+      timing: internals.timing,
+      logger: this.#logger,
+    });
     this.#recordOptions = {
       environment: options.environment,
       appVersion: options.appVersion,
