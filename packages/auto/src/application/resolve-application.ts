@@ -1,0 +1,126 @@
+import type { Application, CreateApplicationBody } from '@aqm/wire';
+import type { ApplicationRef } from '../config/env-config.js';
+
+/** Per-call options of the client: the lookup is aborted when `startAuto`'s handle shuts down. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** The part of an `AqmClient` the lookup uses. */
+export interface ApplicationsApi {
+  applications: {
+    iterate(query: { search?: string; limit?: number }, options: CallOptions): AsyncIterable<Application>;
+    create(body: CreateApplicationBody, options: CallOptions): Promise<Application>;
+    /** Only whether it succeeds matters. */
+    get(applicationId: string, options: CallOptions): Promise<unknown>;
+  };
+}
+
+/** The application's id, and a warning when it could not be checked but is used anyway. */
+export interface ResolvedApplication {
+  applicationId: string;
+  warning: string | undefined;
+}
+
+/** The lookup cannot give an id the service will accept: traces would all be refused. */
+export class ApplicationLookupError extends Error {
+  override readonly name = 'ApplicationLookupError';
+}
+
+const DESCRIPTION = 'Created by @aqm/auto (AQM_APPLICATION_NAME)';
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Says what to fix for a failed request, without the key. */
+function explain(error: unknown, what: string): string {
+  const status = statusOf(error);
+  if (status === 401) return `The service rejected AQM_API_KEY (401) while ${what}: check the key`;
+  if (status === undefined)
+    return `Could not reach the service at AQM_BASE_URL while ${what}: ${messageOf(error)}`;
+  return `The service answered ${status} while ${what}: ${messageOf(error)}`;
+}
+
+/** The id of the application named exactly `name`, if there is one. */
+async function findByName(
+  client: ApplicationsApi,
+  name: string,
+  options: CallOptions,
+): Promise<string | undefined> {
+  // `search` is a case-insensitive partial match: keep only the exact name.
+  for await (const application of client.applications.iterate({ search: name, limit: 100 }, options)) {
+    if (application.name === name) return application.id;
+  }
+  return undefined;
+}
+
+async function findOrCreate(client: ApplicationsApi, name: string, options: CallOptions): Promise<string> {
+  const what = `looking up application "${name}" (AQM_APPLICATION_NAME)`;
+  try {
+    const found = await findByName(client, name, options);
+    if (found !== undefined) return found;
+  } catch (error) {
+    throw new ApplicationLookupError(explain(error, what));
+  }
+  try {
+    return (await client.applications.create({ name, description: DESCRIPTION }, options)).id;
+  } catch (error) {
+    // 409: another process starting with the same name created it first; it is there now.
+    if (statusOf(error) === 409) {
+      const found = await findByName(client, name, options).catch(() => undefined);
+      if (found !== undefined) return found;
+    }
+    throw new ApplicationLookupError(explain(error, `creating application "${name}" (AQM_APPLICATION_NAME)`));
+  }
+}
+
+async function check(
+  client: ApplicationsApi,
+  id: string,
+  options: CallOptions,
+): Promise<ResolvedApplication> {
+  try {
+    await client.applications.get(id, options);
+    return { applicationId: id, warning: undefined };
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 404) {
+      throw new ApplicationLookupError(
+        `The service does not know application ${id} (AQM_APPLICATION_ID), or AQM_API_KEY cannot access it (404)`,
+      );
+    }
+    if (status === 401) throw new ApplicationLookupError(explain(error, `checking application ${id}`));
+    // The service may be down for now: the traces queue and are retried, so keep going.
+    return {
+      applicationId: id,
+      warning: `${explain(error, `checking application ${id}`)}; traces are queued and retried`,
+    };
+  }
+}
+
+/**
+ * Resolves the application the traces belong to: an `AQM_APPLICATION_ID` is checked (one read),
+ * an `AQM_APPLICATION_NAME` is found by its exact name or created. Rejects with an
+ * {@link ApplicationLookupError} saying what to fix when the service refuses the key, does not
+ * know the id, or cannot be reached for a name lookup.
+ *
+ * @example
+ * const { applicationId } = await resolveApplication(client, { name: 'support-bot' });
+ */
+export function resolveApplication(
+  client: ApplicationsApi,
+  ref: ApplicationRef,
+  options: CallOptions = {},
+): Promise<ResolvedApplication> {
+  if ('id' in ref) return check(client, ref.id, options);
+  return findOrCreate(client, ref.name, options).then((applicationId) => ({
+    applicationId,
+    warning: undefined,
+  }));
+}

@@ -1,0 +1,115 @@
+/**
+ * Parsers for single environment variables. Each returns the value or throws a `ConfigError`
+ * whose message names the variable, what it expects and what it got (the API key's value is
+ * never shown: see `readAutoConfig`).
+ */
+
+/** The environment as `startAuto` reads it. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * A variable with a value that cannot be used: its name, what it expects, and the raw value. The
+ * message is composed by the reader (`describe`), which hides an API key pasted into it.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+
+  constructor(
+    readonly variable: string,
+    readonly expectation: string,
+    readonly value: string,
+    /** Said instead of the value (e.g. its length). */
+    readonly got?: string,
+  ) {
+    super(`${variable} must be ${expectation}`);
+  }
+
+  /** The full message; `hide` redacts what must not be shown (applied before shortening). */
+  describe(hide: (value: string) => string): string {
+    return `${this.variable} must be ${this.expectation}, got ${this.got ?? shown(hide(this.value))}`;
+  }
+}
+
+const MAX_SHOWN_CHARS = 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+
+/** Renders a value for a message, shortened. */
+export function shown(value: string): string {
+  return `\`${value.length > MAX_SHOWN_CHARS ? `${value.slice(0, MAX_SHOWN_CHARS)}…` : value}\``;
+}
+
+/** The variable's value, trimmed; `undefined` when unset or blank (a blank variable counts as unset). */
+export function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** `true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`, any case); `undefined` when unset. */
+export function flag(env: Env, name: string): boolean | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const word = value.toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  throw new ConfigError(name, 'true or false', value);
+}
+
+/** A number within `[min, max]`; `undefined` when unset. */
+export function numberIn(env: Env, name: string, min: number, max: number): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
+    throw new ConfigError(name, `a number from ${min} to ${max}`, value);
+  }
+  return parsed;
+}
+
+/** An integer within `[min, max]`; `undefined` when unset. */
+export function integerIn(env: Env, name: string, min: number, max: number): number | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+    throw new ConfigError(name, `an integer from ${min} to ${max}`, value);
+  }
+  return parsed;
+}
+
+const URL_EXPECTATION = 'an http(s) URL such as https://aqm.example.com/api';
+
+/** An http(s) URL; `undefined` when unset. */
+export function httpUrl(env: Env, name: string): string | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, URL_EXPECTATION, value);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, URL_EXPECTATION, value);
+  }
+  return value;
+}
+
+/** An application id (a UUID); `undefined` when unset. */
+export function uuid(env: Env, name: string): string | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  if (!UUID.test(value)) throw new ConfigError(name, 'an application id (a UUID)', value);
+  return value;
+}
+
+/** A string of at most `max` characters (after trimming); `undefined` when unset. */
+export function boundedText(env: Env, name: string, max: number): string | undefined {
+  const value = text(env, name);
+  if (value === undefined) return undefined;
+  if (value.length > max) {
+    throw new ConfigError(name, `at most ${max} characters`, value, `${value.length} characters`);
+  }
+  return value;
+}

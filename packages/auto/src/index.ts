@@ -1,0 +1,9 @@
+/**
+ * Zero-code start: `node --import @aqm/auto/register app.mjs` (or `--require` for CommonJS) sends
+ * every LLM interaction of the app (OpenAI, Anthropic, LangChain, and the Vercel AI SDK's own
+ * telemetry) to the AQM service, configured from environment variables alone.
+ * @packageDocumentation
+ */
+export { startAuto } from './start-auto.js';
+export type { AutoHandle, AutoStatus, StartAutoOptions } from './types.js';
+export { AUTO_VERSION } from './version.js';
