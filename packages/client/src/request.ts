@@ -8,6 +8,11 @@ export interface RequestInput {
   params?: Record<string, unknown>;
   query?: unknown;
   body?: unknown;
+  /**
+   * A body already serialised to JSON by the caller, sent as it is instead of `body`: the
+   * client-side schema check is skipped and the service's validation is the one that applies.
+   */
+  rawBody?: string | Uint8Array;
 }
 
 /** A request ready to send: checked, with Dates converted and the body serialised. */
@@ -19,7 +24,7 @@ export interface PreparedRequest {
   /** `path` plus `?query` when there is one. */
   pathWithQuery: string;
   /** JSON body, for routes that take one. */
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
   /** Safe to send again after a failure (from the route table). */
   retryable: boolean;
 }
@@ -57,11 +62,12 @@ function shownValue(value: unknown): unknown {
 }
 
 /** A field error as shown in a message: path, reason and, for a present value, what it was. */
-interface ShownError extends FieldError {
+export interface ShownError extends FieldError {
   got?: unknown;
 }
 
-function inputError(route: RouteName, shown: ShownError[]): AqmInputError {
+/** The error for input refused before sending: each field's path, reason and, for a primitive, the value. */
+export function inputError(route: RouteName, shown: ShownError[]): AqmInputError {
   const { method, path } = routes[route];
   const list = shown
     .map((e) => `${e.path} ${e.message}${e.got === undefined ? '' : ` (got ${describeValue(e.got)})`}`)
@@ -164,8 +170,10 @@ export function prepareRequest(route: RouteName, input: RequestInput = {}): Prep
   const path = buildPath(def.path, checkParams(route, input.params ?? {}));
   let query = '';
   if ('query' in def) query = queryString(validate(route, def.query as Schema, input.query ?? {}, false));
-  let body: string | undefined;
-  if ('body' in def) body = serialize(route, validate(route, def.body as Schema, input.body, true));
+  let body: string | Uint8Array | undefined;
+  if ('body' in def) {
+    body = input.rawBody ?? serialize(route, validate(route, def.body as Schema, input.body, true));
+  }
   return {
     route,
     method: def.method,

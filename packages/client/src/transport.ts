@@ -6,7 +6,7 @@ export interface Attempt {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
   dispatcher: Dispatcher;
   timeoutMs: number;
   /** The caller's signal; aborting it ends the attempt with `{ kind: 'aborted' }`. */
