@@ -212,7 +212,9 @@ function checkApplicationId(value: unknown, envVar: string | undefined): string 
 function resolveClient(raw: AqmOtelOptions): AqmClient | undefined {
   const client: unknown = raw.client;
   if (client === undefined) return undefined;
-  const submit = (client as { evaluations?: { submit?: unknown } } | null)?.evaluations?.submit;
+  // The pipeline sends through `evaluations.submitSerialized` (its queue holds JSON text).
+  const submit = (client as { evaluations?: { submitSerialized?: unknown } } | null)?.evaluations
+    ?.submitSerialized;
   if (typeof client !== 'object' || client === null || typeof submit !== 'function') {
     throw new TypeError(`Expected \`client\` to be an AqmClient, got ${describeValue(client)}`);
   }

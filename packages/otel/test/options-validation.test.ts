@@ -133,7 +133,9 @@ describe('resolveOptions', () => {
   });
 
   it('accepts a client instead of apiKey/baseUrl, and refuses both together', () => {
-    const client = { evaluations: { submit: async () => ({}) } } as unknown as AqmOtelOptions['client'];
+    const client = {
+      evaluations: { submitSerialized: async () => ({}) },
+    } as unknown as AqmOtelOptions['client'];
     expect(resolveOptions({ client, applicationId: APP }, {})).toMatchObject({ client, apiKey: undefined });
     expect(messageOf(() => resolveOptions({ client, apiKey: KEY, applicationId: APP }, {}))).toContain(
       '`client` cannot be combined with `apiKey`',

@@ -37,6 +37,22 @@ function gateAnswers() {
 }
 
 describe('AqmSpanProcessor', () => {
+  it('with the queue full, refuses LLM traces unmapped (queue-full) and still counts the rest as skipped', async () => {
+    const gate = gateAnswers();
+    const { processor } = setUp({ maxQueueTraces: 1 });
+    await llmCall('first', 'held');
+    await llmCall('second', 'refused');
+    trace.getTracer('test').startSpan('GET /health').end();
+    expect(processor.stats()).toMatchObject({
+      queuedTraces: 1,
+      skippedTraces: 1,
+      droppedTraces: { total: 1, byReason: { 'queue-full': 1 } },
+    });
+    gate.resolve();
+    await processor.forceFlush();
+    expect(service.acceptedTraces.map((t) => t.prompt)).toEqual(['first']);
+  });
+
   it('never makes the app wait: a span ends before any request is even sent', async () => {
     const gate = gateAnswers();
     const { processor } = setUp();

@@ -75,4 +75,28 @@ describe('TraceSender queue bounds', () => {
     await sender.flush();
     await client.close();
   });
+
+  it('refuseIfFull() drops a trace before its record exists when even its size floor does not fit', async () => {
+    const record = makeRecord();
+    const size = recordBytes(record);
+    const { sender, client } = createTestSender(service, { maxQueueBytes: size * 2, maxQueueTraces: 3 });
+    const first = sender.enqueue(record);
+    // Room for one more of `size` bytes, not for more.
+    expect(sender.refuseIfFull(size)).toBeUndefined();
+    expect(await sender.refuseIfFull(size + 1)).toBe('dropped');
+    const second = sender.enqueue(makeRecord());
+    expect(sender.refuseIfFull(1)).toBeDefined();
+    expect(sender.stats()).toMatchObject({
+      queuedTraces: 2,
+      droppedTraces: { total: 2, byReason: { 'queue-full': 2 } },
+    });
+    gate.current.resolve();
+    expect(await Promise.all([first, second])).toEqual(['delivered', 'delivered']);
+    // Room again once delivered.
+    expect(sender.refuseIfFull(size)).toBeUndefined();
+    await sender.shutdown(1000);
+    expect(await sender.refuseIfFull(1)).toBe('dropped');
+    expect(sender.stats().droppedTraces.byReason.shutdown).toBe(1);
+    await client.close();
+  });
 });

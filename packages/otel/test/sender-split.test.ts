@@ -114,13 +114,23 @@ describe('TraceSender on 400', () => {
     await client.close();
   });
 
-  it("treats the client's own input check (AqmInputError) like a 400", async () => {
+  it('leaves checking the records to the service: a bad one is sent as it is and dropped alone on 400', async () => {
+    // The sender hands the client JSON text, which it does not parse again: the service judges.
+    service.handler = (request) => {
+      const bad = request.traces.findIndex((trace) => !/^[0-9a-f]{32}$/.test(String(trace.traceId)));
+      return bad === -1
+        ? acceptReply(request)
+        : validationReply([
+            { path: `traces[${bad}].traceId`, message: 'must be 32 lowercase hex characters' },
+          ]);
+    };
     const { sender, client } = createTestSender(service);
     const good = makeRecord();
     const bad = makeRecord({ traceId: 'not-a-trace-id' });
     const outcomes = await Promise.all([sender.enqueue(good), sender.enqueue(bad)]);
     expect(outcomes).toEqual(['delivered', 'dropped']);
-    expect(service.batchSizes).toEqual([1]);
+    expect(service.batchSizes).toEqual([2, 1]);
+    expect(service.requests[0]?.traces[1]?.traceId).toBe('not-a-trace-id');
     expect(sender.stats().droppedTraces.byReason).toEqual({ rejected: 1 });
     await client.close();
   });

@@ -13,7 +13,8 @@ export type DropReason =
 /**
  * One trace in the sender's care, from enqueue until it is delivered or dropped. The record is
  * kept as its JSON text: that is what `maxQueueBytes` counts, and a string costs about its byte
- * size in memory where the object graph would cost several times more.
+ * size in memory where the object graph would cost several times more; and a request body is
+ * then a copy of it, never a re-serialisation, however often a batch is retried.
  */
 export interface QueuedTrace {
   readonly traceId: string;

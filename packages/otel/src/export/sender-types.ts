@@ -1,9 +1,11 @@
-import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
 import type { BackoffPolicy } from './backoff.js';
 
-/** Sends one batch; rejects with an `@aqm/client` error on failure. `signal` aborts the request. */
-export type SubmitBatch = (traces: EvaluationTrace[], signal: AbortSignal) => Promise<unknown>;
+/**
+ * Sends one batch, each trace as the JSON text the queue holds (so a retry never re-serialises);
+ * rejects with an `@aqm/client` error on failure. `signal` aborts the request.
+ */
+export type SubmitBatch = (traces: readonly string[], signal: AbortSignal) => Promise<unknown>;
 
 /** The sender's clock, randomness and waits; tests replace them to make time deterministic. */
 export interface SenderTiming {

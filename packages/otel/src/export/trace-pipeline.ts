@@ -4,7 +4,7 @@ import type { DiagLogger } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { TraceAssembler, type TraceGroup } from '../assembly/trace-assembler.js';
 import { aqmDiag } from '../diag.js';
-import { buildTraceRecord, type RecordOptions } from '../mapping/build-record.js';
+import { prepareTraceRecord, type RecordOptions } from '../mapping/build-record.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
 import { isSampledIn } from '../privacy/sampling.js';
@@ -39,9 +39,9 @@ export interface AqmStats extends SenderStats {
 /** The minimal client surface the pipeline needs. */
 interface EvaluationsClient {
   evaluations: {
-    submit(
+    submitSerialized(
       applicationId: string,
-      body: { traces: EvaluationTrace[] },
+      traces: readonly string[],
       options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number },
     ): Promise<unknown>;
   };
@@ -85,11 +85,11 @@ export class TracePipeline {
       });
     const applicationId = new ApplicationIdSource(options.applicationId, this.#logger);
     const submit: SubmitBatch = async (traces, signal) =>
-      this.#client.evaluations.submit(
-        await applicationId.get(signal),
-        { traces },
-        { signal, timeoutMs: options.requestTimeoutMs, maxRetries: 0 },
-      );
+      this.#client.evaluations.submitSerialized(await applicationId.get(signal), traces, {
+        signal,
+        timeoutMs: options.requestTimeoutMs,
+        maxRetries: 0,
+      });
     this.#sender = new TraceSender({
       ...options,
       // A getter: the 404 message names the id, which may only be known later.
@@ -213,9 +213,21 @@ export class TracePipeline {
         this.#sampledOut += 1;
         return;
       }
-      const record = buildTraceRecord(group.spans, group.logs, this.#recordOptions);
-      if (record === undefined) {
+      const pending = prepareTraceRecord(group.spans, group.logs, this.#recordOptions);
+      if (pending === undefined) {
         this.#skipped += 1;
+        return;
+      }
+      // A full queue refuses the trace before the costly half of mapping: an outage must not
+      // make every ended trace cost the app a record it will drop at once.
+      const refused = this.#sender.refuseIfFull(pending.minBytes);
+      if (refused !== undefined) {
+        this.#collector?.push(refused);
+        return;
+      }
+      const record = pending.build();
+      if (record === undefined) {
+        this.#reporter.report('map', 'error', `Trace ${group.traceId} could not be mapped`);
         return;
       }
       if (!this.#shouldExport(record)) {

@@ -74,10 +74,7 @@ export class TraceSender {
    * const outcome = await sender.enqueue(record); // 'delivered' | 'dropped'
    */
   enqueue(record: EvaluationTrace): Promise<DeliveryOutcome> {
-    if (this.#closing) {
-      this.#drops.add('shutdown', 1, 'A trace ended after shutdown() and was not sent');
-      return DROPPED;
-    }
+    if (this.#closing) return this.#dropAfterShutdown();
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     if (this.#held.count >= maxQueueTraces) return this.#dropQueueFull();
     let json: string;
@@ -92,6 +89,20 @@ export class TraceSender {
     this.#held.add(entry);
     this.#schedulePump();
     return entry.settled;
+  }
+
+  /**
+   * Drops the trace at once, counted as `queue-full` (or `shutdown`), when the queue could not take
+   * a record of at least `minBytes`; `undefined` when it might. Lets the pipeline refuse a trace
+   * before building its record.
+   */
+  refuseIfFull(minBytes: number): Promise<DeliveryOutcome> | undefined {
+    if (this.#closing) return this.#dropAfterShutdown();
+    const { maxQueueTraces, maxQueueBytes } = this.#options;
+    if (this.#held.count >= maxQueueTraces || this.#held.bytes + minBytes > maxQueueBytes) {
+      return this.#dropQueueFull();
+    }
+    return undefined;
   }
 
   /**
@@ -155,6 +166,11 @@ export class TraceSender {
       }
     }
     this.#queue.clear();
+  }
+
+  #dropAfterShutdown(): Promise<DeliveryOutcome> {
+    this.#drops.add('shutdown', 1, 'A trace ended after shutdown() and was not sent');
+    return DROPPED;
   }
 
   #dropQueueFull(): Promise<DeliveryOutcome> {
@@ -271,7 +287,7 @@ export class TraceSender {
   /** One request; `undefined` when the service accepted the batch. */
   async #attempt(entries: readonly QueuedTrace[]): Promise<SendFailure | undefined> {
     try {
-      const traces = entries.map((entry) => JSON.parse(entry.json) as EvaluationTrace);
+      const traces = entries.map((entry) => entry.json);
       const signal = this.#hardStop.signal;
       await withTracingSuppressed(() => this.#options.submit(traces, signal));
       return undefined;

@@ -8,6 +8,7 @@ import type { LlmLogRecord } from './llm-log-record.js';
 import { modelAndProvider, promptAndResponse } from './record-content.js';
 import { deploymentString, traceContext, traceIdentity } from './record-context.js';
 import { traceMetadata } from './record-metadata.js';
+import { recordSizeFloor } from './record-size-floor.js';
 import { traceStatus } from './record-status.js';
 import { traceUsage } from './record-usage.js';
 import { structureTrace, type TraceStructure } from './trace-structure.js';
@@ -76,10 +77,47 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
   return record;
 }
 
+/** A trace known to become a record, before the record is built. */
+export interface PendingRecord {
+  /** A lower bound of the record's JSON bytes (see {@link recordSizeFloor}). */
+  minBytes: number;
+  /** Builds the record; `undefined` only if something unreadable made it fail as a whole. */
+  build(): EvaluationTrace | undefined;
+}
+
+/**
+ * The first, cheap half of mapping: reads and classifies a trace's spans (and the log records
+ * joined to them), and says whether it becomes a record at all: `undefined` when the trace has no
+ * model call and no top-level interaction carrying both a prompt and a response. The expensive
+ * half, `build()`, can then be skipped when the queue has no room. Never throws.
+ *
+ * @example
+ * const pending = prepareTraceRecord(spans, [], { maxValueChars: 32_768 });
+ * if (pending !== undefined && queueHasRoomFor(pending.minBytes)) queue.push(pending.build());
+ */
+export function prepareTraceRecord(
+  spans: readonly ReadableSpan[],
+  logs: readonly LlmLogRecord[],
+  options: RecordOptions,
+): PendingRecord | undefined {
+  try {
+    const nowMs = Date.now();
+    const trace = structureTrace(spans, logs, nowMs);
+    if (trace === undefined) return undefined;
+    return {
+      minBytes: recordSizeFloor(trace, options.maxValueChars, options.mask !== undefined),
+      build: () => attempt(() => assemble(trace, options, nowMs), undefined),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * One trace's spans (and the log records joined to them) → the wire record, or `undefined` when
- * the trace has no model call and no top-level interaction carrying both a prompt and a response. Never throws: a span or value that cannot be read is skipped, and
- * a record is never dropped for its content alone.
+ * the trace has no model call and no top-level interaction carrying both a prompt and a response.
+ * Never throws: a span or value that cannot be read is skipped, and a record is never dropped for
+ * its content alone.
  *
  * @example
  * const record = buildTraceRecord(spans, [], { maxValueChars: 32_768 });
@@ -90,11 +128,5 @@ export function buildTraceRecord(
   logs: readonly LlmLogRecord[],
   options: RecordOptions,
 ): EvaluationTrace | undefined {
-  try {
-    const nowMs = Date.now();
-    const trace = structureTrace(spans, logs, nowMs);
-    return trace === undefined ? undefined : assemble(trace, options, nowMs);
-  } catch {
-    return undefined;
-  }
+  return prepareTraceRecord(spans, logs, options)?.build();
 }

@@ -28,7 +28,7 @@ export function createTestSender(
   const time = new ManualTime(autoRelease);
   const sender = new TraceSender({
     submit: (traces, signal) =>
-      client.evaluations.submit(APPLICATION_ID, { traces }, { signal, maxRetries: 0 }),
+      client.evaluations.submitSerialized(APPLICATION_ID, traces, { signal, maxRetries: 0 }),
     applicationId: APPLICATION_ID,
     concurrency: 2,
     maxBatchTraces: 50,

@@ -28,7 +28,8 @@ function twoSpanLlmTrace() {
   });
 }
 
-describe('buildTraceRecord performance', () => {
+// CPU cost per trace is measured in bench/ against the OTLP exporter, never in a timed unit test.
+describe('buildTraceRecord work per trace', () => {
   it('parses each JSON attribute at most once per trace', () => {
     const built = twoSpanLlmTrace();
     const parse = vi.spyOn(JSON, 'parse');
@@ -40,19 +41,5 @@ describe('buildTraceRecord performance', () => {
     } finally {
       parse.mockRestore();
     }
-  });
-
-  it('maps a 2-span LLM trace well under 100 µs on average', () => {
-    const built = twoSpanLlmTrace();
-    const options = { maxValueChars: 32_768 };
-    for (let i = 0; i < 2000; i += 1) buildTraceRecord(built.spans, [], options); // warm-up
-    const runs = 5000;
-    // CPU time of this process, not wall time: other processes sharing the machine do not count.
-    const started = process.cpuUsage();
-    for (let i = 0; i < runs; i += 1) buildTraceRecord(built.spans, [], options);
-    const used = process.cpuUsage(started);
-    const microseconds = (used.user + used.system) / runs;
-    console.info(`buildTraceRecord: ${microseconds.toFixed(1)} µs of CPU per 2-span trace`);
-    expect(microseconds).toBeLessThan(100);
   });
 });
