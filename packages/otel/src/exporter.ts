@@ -1,10 +1,10 @@
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
 import type { DeliveryOutcome } from './export/queued-trace.js';
 import { type AqmExportResult, ExportResultCode } from './export/result-code.js';
 import { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
 import type { LlmLogRecord } from './mapping/llm-log-record.js';
 import { type AqmOtelOptions, resolveOptions } from './options.js';
+import type { ReadableSpan, SpanExporter } from './sdk-types.js';
 
 /**
  * A `SpanExporter` for a `BatchSpanProcessor` (or `SimpleSpanProcessor`): it assembles the spans

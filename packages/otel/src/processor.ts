@@ -1,9 +1,9 @@
 import { TraceFlags } from '@opentelemetry/api';
-import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
 import { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
 import type { LlmLogRecord } from './mapping/llm-log-record.js';
 import { type AqmOtelOptions, resolveOptions } from './options.js';
+import type { ReadableSpan, SpanProcessor } from './sdk-types.js';
 
 /**
  * A `SpanProcessor` to add to any tracer provider, batching included (it is not a wrapper around

@@ -6,13 +6,13 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { aqmDiag } from './diag.js';
 import { optionalRequire } from './export/optional-require.js';
 import { AqmLogRecordProcessor } from './log-record-processor.js';
 import { booleanOption } from './option-checks.js';
 import type { AqmOtelOptions } from './options.js';
 import { AqmSpanProcessor } from './processor.js';
+import type { SpanProcessor } from './sdk-types.js';
 
 /** Options of {@link registerAqm}: the processor's options, and whether to set up log records. */
 export interface RegisterAqmOptions extends AqmOtelOptions {

@@ -1,5 +1,5 @@
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
+import type { ReadableSpan } from '../sdk-types.js';
 import {
   type AssemblerOptions,
   type AssemblerStats,

@@ -1,13 +1,13 @@
 import { AqmClient } from '@aqm/client';
 import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { TraceAssembler, type TraceGroup } from '../assembly/trace-assembler.js';
 import { aqmDiag } from '../diag.js';
 import { prepareTraceRecord, type RecordOptions } from '../mapping/build-record.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
 import { isSampledIn } from '../privacy/sampling.js';
+import type { ReadableSpan } from '../sdk-types.js';
 import { ApplicationIdSource } from './application-id.js';
 import type { DeliveryOutcome } from './queued-trace.js';
 import type { SenderStats, SenderTiming, SubmitBatch } from './sender-types.js';

@@ -1,7 +1,7 @@
 import type { EvaluationTrace } from '@aqm/wire';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { MaskFunction } from '../privacy/mask.js';
 import { TextSanitizer } from '../privacy/text-sanitizer.js';
+import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
 import { isoOf } from './iso-time.js';
 import type { LlmLogRecord } from './llm-log-record.js';

@@ -1,5 +1,5 @@
-import type { Attributes, AttributeValue, HrTime } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { HrTime } from '@opentelemetry/api';
+import type { ReadableSpan, SpanAttributes } from '../sdk-types.js';
 import { parseJsonLoose } from './json.js';
 import type { LlmLogRecord } from './llm-log-record.js';
 import { messagesFrom, messagesFromValue } from './message-parsing.js';
@@ -26,7 +26,7 @@ export function parentSpanIdOf(span: ReadableSpan): string | undefined {
  */
 export class SpanView {
   readonly span: ReadableSpan;
-  readonly attributes: Attributes;
+  readonly attributes: SpanAttributes;
   readonly spanId: string;
   readonly parentSpanId: string | undefined;
   readonly startMs: number;
@@ -48,7 +48,7 @@ export class SpanView {
   }
 
   /** The raw attribute value. */
-  get(key: string): AttributeValue | undefined {
+  get(key: string): unknown {
     return this.attributes[key] ?? undefined;
   }
 

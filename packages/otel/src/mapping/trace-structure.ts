@@ -1,4 +1,4 @@
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
 import { classifySpan, isLlmIsh } from './classify.js';
 import type { SpanRole } from './conventions/types.js';

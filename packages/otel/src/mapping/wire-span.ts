@@ -1,6 +1,6 @@
 import type { Span, SpanEvent, SpanKindName } from '@aqm/wire';
-import type { Attributes } from '@opentelemetry/api';
 import type { TextSanitizer } from '../privacy/text-sanitizer.js';
+import type { SpanAttributes } from '../sdk-types.js';
 import { attempt } from './attempt.js';
 import { isoOf } from './iso-time.js';
 import { hrTimeToMs, type SpanView } from './span-view.js';
@@ -10,23 +10,41 @@ const KIND_NAMES: readonly SpanKindName[] = ['internal', 'server', 'client', 'pr
 /** `SpanStatusCode` values (UNSET=0, OK=1, ERROR=2) → wire codes. */
 const STATUS_CODES = ['unset', 'ok', 'error'] as const;
 
-/** Attributes with every string (also inside arrays) masked and truncated. */
+/** Nesting kept in an attribute value (api 1.10 allows maps and nested arrays); deeper is elided. */
+const MAX_VALUE_DEPTH = 8;
+
+/** A value with every string in it masked and truncated, at any depth, and map keys repaired. */
+function cleanValue(value: unknown, field: string, sanitizer: TextSanitizer, depth: number): unknown {
+  if (typeof value === 'string') return sanitizer.clean(value, field);
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null || typeof value !== 'object') {
+    return typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+  }
+  if (value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
+  // The depth bound also ends a cycle.
+  if (depth >= MAX_VALUE_DEPTH) return Array.isArray(value) ? '[Array]' : '[Object]';
+  if (Array.isArray(value))
+    return value.map((item: unknown) => cleanValue(item, field, sanitizer, depth + 1));
+  return cleanAttributes(value as SpanAttributes, field, sanitizer, depth + 1);
+}
+
+/** Attributes with every string (also inside arrays and maps) masked and truncated, and keys repaired. */
 function cleanAttributes(
-  attributes: Attributes,
+  attributes: SpanAttributes,
   fieldPrefix: string,
   sanitizer: TextSanitizer,
+  depth = 0,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(attributes)) {
     const value = attributes[key];
     if (value === undefined) continue;
-    const field = fieldPrefix + key;
-    if (typeof value === 'string') out[key] = sanitizer.clean(value, field);
-    else if (Array.isArray(value)) {
-      out[key] = value.map((item: unknown) =>
-        typeof item === 'string' ? sanitizer.clean(item, field) : item,
-      );
-    } else out[key] = value;
+    // Keys are text that travels too: a lone surrogate or NUL in one is repaired like a value.
+    const name = sanitizer.truncate(key);
+    // Top-level attributes are fields of their own; inside a map, the attribute's field applies.
+    const field = depth === 0 ? fieldPrefix + key : fieldPrefix;
+    out[name] =
+      typeof value === 'string' ? sanitizer.clean(value, field) : cleanValue(value, field, sanitizer, depth);
   }
   return out;
 }
