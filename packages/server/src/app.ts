@@ -18,6 +18,9 @@ export interface Service {
   prefix: string;
 }
 
+/** Node refuses request heads over 16 KiB by default, so no path parameter is longer than this. */
+const MAX_PARAM_CHARS = 64 * 1024;
+
 /** Builds the service: checks the options, opens the store, wires hooks, handlers and errors. */
 export function createService(options: AppOptions): Service {
   const checked = checkAppOptions(options);
@@ -29,6 +32,10 @@ export function createService(options: AppOptions): Service {
     bodyLimit: MAX_BODY_BYTES,
     // close() must not wait for keep-alive sockets or for requests a fault left hanging.
     forceCloseConnections: true,
+    // Longer than any URL Node accepts, so a long path parameter reaches the validation that names it.
+    routerOptions: { maxParamLength: MAX_PARAM_CHARS },
+    // A badly percent-encoded URL is answered by fastify itself unless it is routed here: the envelope.
+    frameworkErrors: handleError,
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);

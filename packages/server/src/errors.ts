@@ -46,8 +46,8 @@ export function conflict(message: string): HttpError {
 
 /**
  * The one error handler: every failure leaves as the spec's envelope. Our own `HttpError`s as
- * they are; fastify's body errors mapped (malformed or empty JSON → 400 at `$`, too large → 413,
- * wrong content type → 415); anything else → 500 without internals.
+ * they are; fastify's body and URL errors mapped (malformed or empty JSON, badly percent-encoded
+ * path → 400 at `$`, too large → 413, wrong content type → 415); anything else → 500 without internals.
  */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
   const httpError = toHttpError(error);
@@ -64,6 +64,11 @@ function toHttpError(error: FastifyError | Error): HttpError {
   }
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return validationError([{ path: '$', message: 'is required: the JSON body is empty' }]);
+  }
+  if (code === 'FST_ERR_BAD_URL') {
+    return validationError([
+      { path: '$', message: 'is not a valid URL: a path segment is badly percent-encoded' },
+    ]);
   }
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY')
     return validationError([{ path: '$', message: 'is not valid JSON' }]);

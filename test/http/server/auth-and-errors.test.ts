@@ -57,6 +57,28 @@ describe('authentication and error envelopes', () => {
     expect(res.body.errors).toEqual([{ path: '$', message: expect.stringContaining('JSON') }]);
   });
 
+  it("a badly percent-encoded path answers 400 with the validation envelope at $, not fastify's own body", async () => {
+    for (const segment of ['%', '%zz', '%E0%A4%A']) {
+      const res = await call('GET', `/applications/${segment}/traces`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        message: expect.any(String),
+        errors: [{ path: '$', message: expect.stringContaining('percent-encoded') }],
+      });
+    }
+  });
+
+  it('a path parameter longer than 100 characters is a malformed id named like any other', async () => {
+    const res = await call('GET', `/applications/${'f'.repeat(101)}/traces/${'a'.repeat(4000)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    expect(res.body.errors.map((error: { path: string }) => error.path)).toEqual([
+      'applicationId',
+      'traceId',
+    ]);
+  });
+
   it('a missing body answers 400 at $', async () => {
     const res = await call('POST', '/applications');
     expect(res.status).toBe(400);
