@@ -8,11 +8,13 @@ export interface ShrunkRecord {
 
 const MIN_CUT_CHARS = 256;
 
-const CUT_MARKER = /…\[cut (\d+) chars\]$/;
+/** The marker of an earlier cut: this file's, or the mapping's `…[truncated N chars]` at maxValueChars. */
+const CUT_MARKER = /…\[(?:cut|truncated) (\d+) chars\]$/;
 
 /**
  * Cuts `text` to `limit` characters with a visible marker, never splitting a surrogate pair. A
- * text cut before is cut again from its kept part, and its marker counts all that was removed.
+ * text cut before (here or when it was mapped) is cut again from its kept part, and its marker
+ * counts all that was removed from the original.
  */
 export function cutText(text: string, limit: number): string {
   const marker = CUT_MARKER.exec(text);
