@@ -218,6 +218,19 @@ describe('buildTraceRecord: ids, environment and metadata', () => {
     expect(record.metadata?.['ai.telemetry.metadata.sessionId']).toBeUndefined();
     expect(record).toMatchObject({ sessionId: 's', userId: 'u' });
   });
+  it('repairs metadata keys like values (a lone surrogate becomes U+FFFD)', () => {
+    const built = buildTrace({
+      name: 'ai.generateText.doGenerate',
+      attributes: {
+        'ai.operationId': 'ai.generateText.doGenerate',
+        'ai.prompt.messages': json([]),
+        'ai.telemetry.metadata.bad\uD800key': 'v',
+      },
+    });
+    const keys = Object.keys(map(built.spans).metadata ?? {});
+    expect(keys).toContain('ai.telemetry.metadata.bad\uFFFDkey');
+    expect(keys.every((key) => key.isWellFormed())).toBe(true);
+  });
 });
 
 describe('buildTraceRecord: spans on the wire', () => {

@@ -66,7 +66,9 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
   if (appVersion !== undefined) record.appVersion = sanitizer.truncate(appVersion);
   const metadata: Record<string, string | number | boolean> = {};
   for (const [key, value] of attempt(() => traceMetadata(trace), new Map())) {
-    metadata[key] = typeof value === 'string' ? sanitizer.clean(value, `metadata.${key}`) : value;
+    // Keys travel as text too: repaired (and bounded) like the attribute keys of wire spans.
+    metadata[sanitizer.truncate(key)] =
+      typeof value === 'string' ? sanitizer.clean(value, `metadata.${key}`) : value;
   }
   if (Object.keys(metadata).length > 0) record.metadata = metadata;
   record.spans = [];
