@@ -20,6 +20,12 @@ export interface AqmClientOptions {
   initialRetryDelayMs?: number | undefined;
   /** Cap of any backoff delay, in milliseconds. Default 8000. */
   maxRetryDelayMs?: number | undefined;
+  /**
+   * The longest `Retry-After` a call waits out, in milliseconds. When the service asks for longer,
+   * the call fails at once with `AqmRateLimitError` (its `retryAfterMs` says how long) rather
+   * than blocking its caller. Default 60000.
+   */
+  maxRetryAfterMs?: number | undefined;
   /** Allow plain `http:` to a host other than loopback (the API key travels unencrypted). Default false. */
   allowInsecureHttp?: boolean | undefined;
   /** Extra headers sent with every request (not `x-api-key`, `accept`, `content-type`, `user-agent`, ...). */
@@ -51,6 +57,7 @@ export interface ResolvedClientOptions {
   maxRetries: number;
   initialRetryDelayMs: number;
   maxRetryDelayMs: number;
+  maxRetryAfterMs: number;
   headers: Record<string, string>;
   dispatcher: Dispatcher | undefined;
   userAgent: string;
@@ -62,6 +69,7 @@ export const DEFAULTS = {
   maxRetries: 2,
   initialRetryDelayMs: 500,
   maxRetryDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
 } as const;
 
 const CLIENT_OPTION_NAMES = new Set([
@@ -71,6 +79,7 @@ const CLIENT_OPTION_NAMES = new Set([
   'maxRetries',
   'initialRetryDelayMs',
   'maxRetryDelayMs',
+  'maxRetryAfterMs',
   'allowInsecureHttp',
   'headers',
   'dispatcher',
@@ -199,6 +208,7 @@ export function resolveClientOptions(
     maxRetries: number('maxRetries', { min: 0, integer: true }),
     initialRetryDelayMs: number('initialRetryDelayMs', { min: 0 }),
     maxRetryDelayMs: number('maxRetryDelayMs', { min: 0 }),
+    maxRetryAfterMs: number('maxRetryAfterMs', { min: 0 }),
     headers: checkHeaders(options.headers),
     dispatcher: checkDispatcher(options.dispatcher),
     userAgent: userAgentHeader(

@@ -4,6 +4,7 @@ import { isPlainObject } from './checks.js';
 import { errorFromResponse } from './error-factory.js';
 import { AqmApiError, AqmConnectionError, AqmTimeoutError } from './errors.js';
 import { type RequestOptions, type ResolvedClientOptions, resolveRequestOptions } from './options.js';
+import { redactSecret } from './redact.js';
 import { type PreparedRequest, prepareRequest, type RequestInput } from './request.js';
 import { type AttemptOutcome, RETRYABLE_STATUSES, type RetryClock, withRetries } from './retry.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -89,6 +90,7 @@ export class Requester {
       maxRetries: settings.maxRetries,
       initialRetryDelayMs: this.#options.initialRetryDelayMs,
       maxRetryDelayMs: this.#options.maxRetryDelayMs,
+      maxRetryAfterMs: this.#options.maxRetryAfterMs,
     };
     return withRetries(
       async () => {
@@ -150,7 +152,8 @@ export class Requester {
       return {
         ok: false,
         transient: RETRYABLE_STATUSES.has(status),
-        error: errorFromResponse(status, body, headers, method, path),
+        // The key must not reach an error even when the service echoes it back.
+        error: errorFromResponse(status, redactSecret(body, this.#options.apiKey), headers, method, path),
         retryAfterMs: parseRetryAfter(headers['retry-after']),
       };
     }
@@ -163,7 +166,7 @@ export class Requester {
               ? 'a non-JSON body'
               : 'another shape'
         }`,
-        { status, method, path, body },
+        { status, method, path, body: redactSecret(body, this.#options.apiKey) },
       );
       return { ok: false, transient: false, error };
     }

@@ -25,6 +25,8 @@ export interface RetryPolicy {
   maxRetries: number;
   initialRetryDelayMs: number;
   maxRetryDelayMs: number;
+  /** A longer `Retry-After` is not waited out: the error is thrown at once. */
+  maxRetryAfterMs: number;
 }
 
 /** Exponential backoff with full jitter: random(0, min(maxDelay, initial · 2^retry)). */
@@ -75,6 +77,9 @@ export async function withRetries<T>(
     const outcome = await attempt(retry);
     if (outcome.ok) return outcome.value;
     if (!outcome.transient || !policy.retryable || retry >= policy.maxRetries) throw outcome.error;
+    // A caller should not sit blocked for an hour because the service asked for it.
+    if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxRetryAfterMs)
+      throw outcome.error;
     await clock.sleep(outcome.retryAfterMs ?? backoffDelay(retry, policy, clock.random), signal);
   }
 }

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AqmClient, type AqmClientOptions, AqmError } from '../src/index.js';
-import { hang, json, reset, startTestServer, type TestServer } from './helpers/test-server.js';
+import { hang, json, reset, startTestServer, type TestServer, text } from './helpers/test-server.js';
 
 const SECRET = 'aqm_live_SuperSecret_0123456789';
 
@@ -22,6 +22,35 @@ function expectNoSecret(text: string | undefined): void {
 }
 
 describe('the API key never shows', () => {
+  it.each([
+    ['a 401 naming the key', json(401, { message: `Invalid API key ${SECRET}` })],
+    [
+      'a 400 repeating it in message and errors[]',
+      json(400, {
+        success: false,
+        message: `bad key ${SECRET}`,
+        errors: [{ path: 'x-api-key', message: `${SECRET} is not valid` }],
+      }),
+    ],
+    ['a 500 with it in plain text', text(500, `upstream rejected ${SECRET}`)],
+    ['a 200 without an envelope that echoes it', json(200, { echo: { headers: { 'x-api-key': SECRET } } })],
+  ])('in errors from %s, which the service echoed it in', async (_label, handler) => {
+    server.reply(handler);
+    const err = await client.applications.update('app', { name: 'n' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AqmError);
+    const e = err as AqmError & { errors?: unknown };
+    for (const shown of [
+      String(e),
+      e.stack,
+      inspect(e, { depth: 10 }),
+      JSON.stringify(e),
+      JSON.stringify(e.body),
+    ]) {
+      expectNoSecret(shown);
+    }
+    expect(`${e.message} ${JSON.stringify(e.body)}`).toContain('[redacted]');
+  });
+
   it('in JSON.stringify(client) and util.inspect(client)', () => {
     expect(JSON.parse(JSON.stringify(client))).toEqual({ baseUrl: server.baseUrl, apiKey: '[redacted]' });
     expect(inspect(client)).toBe(

@@ -28,7 +28,13 @@ describe('parseRetryAfter', () => {
 });
 
 describe('backoffDelay', () => {
-  const policy = { retryable: true, maxRetries: 9, initialRetryDelayMs: 500, maxRetryDelayMs: 8000 };
+  const policy = {
+    retryable: true,
+    maxRetries: 9,
+    initialRetryDelayMs: 500,
+    maxRetryDelayMs: 8000,
+    maxRetryAfterMs: 60_000,
+  };
   it('is random(0, min(max, initial · 2^retry))', () => {
     expect([0, 1, 2, 3, 4, 5].map((n) => backoffDelay(n, policy, () => 0.999))).toEqual(
       [500, 1000, 2000, 4000, 8000, 8000].map((d) => d * 0.999),
@@ -75,7 +81,13 @@ describe('withRetries', () => {
 
   it('does not retry a request that is not retryable', async () => {
     const attempt = vi.fn(async () => failure());
-    const policy = { retryable: false, maxRetries: 3, initialRetryDelayMs: 1, maxRetryDelayMs: 1 };
+    const policy = {
+      retryable: false,
+      maxRetries: 3,
+      initialRetryDelayMs: 1,
+      maxRetryDelayMs: 1,
+      maxRetryAfterMs: 60_000,
+    };
     await expect(withRetries(attempt, policy, clock, undefined)).rejects.toBeInstanceOf(AqmServerError);
     expect(attempt).toHaveBeenCalledTimes(1);
   });
@@ -86,7 +98,13 @@ describe('withRetries', () => {
       { ...failure(), retryAfterMs: 1234 },
       { ok: true, value: 'done' },
     ];
-    const policy = { retryable: true, maxRetries: 3, initialRetryDelayMs: 100, maxRetryDelayMs: 100 };
+    const policy = {
+      retryable: true,
+      maxRetries: 3,
+      initialRetryDelayMs: 100,
+      maxRetryDelayMs: 100,
+      maxRetryAfterMs: 60_000,
+    };
     const result = await withRetries(
       async () => outcomes.shift()!,
       policy,

@@ -153,6 +153,22 @@ describe('waits between attempts', () => {
     expect(sleeps).toEqual([12_000]);
   });
 
+  it('does not wait out a Retry-After past maxRetryAfterMs: fails at once, saying how long', async () => {
+    const { client, sleeps } = makeClient({ maxRetryAfterMs: 60_000 });
+    server.reply(failWith(503, 'maintenance', { 'retry-after': '3600' }));
+    const err = await client.metrics.eval().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AqmServerError);
+    expect(server.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    server.reply(failWith(429, 'slow down', { 'retry-after': '61' }));
+    const limited = await client.metrics.eval().catch((e: unknown) => e);
+    expect((limited as AqmRateLimitError).retryAfterMs).toBe(61_000);
+    // At the bound itself the wait is honoured.
+    server.reply(failWith(429, 'slow down', { 'retry-after': '60' }), ok([]));
+    await client.metrics.eval();
+    expect(sleeps).toEqual([60_000]);
+  });
+
   it('the last 429 carries retryAfterMs', async () => {
     const { client } = makeClient({ maxRetries: 0 });
     server.reply(failWith(429, 'slow down', { 'retry-after': '1.5' }));
