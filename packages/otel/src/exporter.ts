@@ -37,7 +37,8 @@ export class AqmSpanExporter implements SpanExporter, LlmLogSink {
   }
 
   /**
-   * Assembles `spans` and calls back once the traces they complete were accepted (SUCCESS) or
+   * Assembles `spans` and calls back once the traces they complete (and those the idle timer
+   * completed since the previous call) were accepted (SUCCESS) or
    * one was given up or `exportTimeoutMs` passed (FAILED; the traces stay queued). After
    * `shutdown()` it reports FAILED at once.
    *

@@ -156,6 +156,35 @@ describe('AqmSpanExporter behind a BatchSpanProcessor', () => {
     expect(service.accepted.get(traceId)).toBe(1);
   });
 
+  it('the next export() also waits for traces the idle timer completed since the last call', async () => {
+    // Only the request carrying the idle-completed trace is held back; any other is answered.
+    const gate = deferred();
+    let idleTraceId = '';
+    service.handler = async (request): Promise<Reply> => {
+      if (request.traces.some((t) => t.traceId === idleTraceId)) await gate.promise;
+      return acceptReply(request);
+    };
+    const { exporter } = createExporter({ traceIdleMs: 20 });
+    const memory = new InMemorySpanExporter();
+    const registration = registerProvider(new SimpleSpanProcessor(memory));
+    cleanup.push(() => registration.unregister());
+    // A model call under a request span that never ends: only the idle timer completes its trace.
+    const root = trace.getTracer('test').startSpan('request');
+    idleTraceId = await context.with(trace.setSpan(context.active(), root), () => llmCall('q1', 'a1'));
+    exporter.export(memory.getFinishedSpans(), () => {});
+    memory.reset();
+    await service.waitFor(() => exporter.stats().openTraces === 0 && service.requests.length === 1);
+    // A later export of another trace: delivered at once, but its callback waits for the idle one.
+    const laterTraceId = await llmCall('q2', 'a2');
+    const later = exportNow(exporter, memory.getFinishedSpans());
+    await service.waitFor(() => exporter.stats().exportedTraces === 1);
+    expect(later.called()).toBe(false);
+    gate.resolve();
+    expect((await later.result).code).toBe(ExportResultCode.SUCCESS);
+    expect(service.accepted.get(idleTraceId)).toBe(1);
+    root.end();
+  });
+
   it('exporter.forceFlush() completes open traces and waits for delivery', async () => {
     const gate = gateAnswers();
     const { exporter } = createExporter();

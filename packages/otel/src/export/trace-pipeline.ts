@@ -64,6 +64,12 @@ export class TracePipeline {
   readonly #recordOptions: RecordOptions;
   /** Tickets of the traces completed during the current `addSpans()` call. */
   #collector: Promise<DeliveryOutcome>[] | undefined;
+  /**
+   * Tickets of traces completed outside an `addSpans()` call (by the idle timer or a flush), handed
+   * to the next call so the exporter's next callback waits for them too. Bounded: at most
+   * `maxOpenTraces` traces can complete between two calls.
+   */
+  #completedMeanwhile: Promise<DeliveryOutcome>[] = [];
   #skipped = 0;
   #sampledOut = 0;
   #filtered = 0;
@@ -126,7 +132,8 @@ export class TracePipeline {
   addSpans(spans: readonly ReadableSpan[]): Promise<DeliveryOutcome>[] {
     if (this.isShutdown) return [];
     const previous = this.#collector;
-    const collected: Promise<DeliveryOutcome>[] = [];
+    const collected = this.#completedMeanwhile;
+    this.#completedMeanwhile = [];
     this.#collector = collected;
     try {
       this.#assembler.addSpans(spans);
@@ -222,7 +229,7 @@ export class TracePipeline {
       // make every ended trace cost the app a record it will drop at once.
       const refused = this.#sender.refuseIfFull(pending.minBytes);
       if (refused !== undefined) {
-        this.#collector?.push(refused);
+        this.#collect(refused);
         return;
       }
       const record = pending.build();
@@ -235,10 +242,14 @@ export class TracePipeline {
         return;
       }
       const ticket = this.#sender.enqueue(record);
-      this.#collector?.push(ticket);
+      this.#collect(ticket);
     } catch (error) {
       this.#reporter.report('map', 'error', `Trace ${group.traceId} could not be mapped: ${String(error)}`);
     }
+  }
+
+  #collect(ticket: Promise<DeliveryOutcome>): void {
+    (this.#collector ?? this.#completedMeanwhile).push(ticket);
   }
 
   /** Asks `shouldExport`; a predicate that throws keeps the record (losing data silently is worse). */
