@@ -1,49 +1,12 @@
-import { type DiagLogger, DiagLogLevel, diag } from '@opentelemetry/api';
+import { DiagLogLevel, diag } from '@opentelemetry/api';
+import { CaptureLogger } from '../../../../packages/otel/test/export-helpers/capture-logger.js';
 
-/** One diag message and its level. */
-export interface DiagLine {
-  level: 'error' | 'warn' | 'info' | 'debug' | 'verbose';
-  message: string;
-}
-
-/** A `DiagLogger` that keeps every message, installed as OpenTelemetry's global diag logger. */
-export class DiagCapture implements DiagLogger {
-  readonly lines: DiagLine[] = [];
-
-  error(message: string, ...args: unknown[]): void {
-    this.#push('error', message, args);
-  }
-  warn(message: string, ...args: unknown[]): void {
-    this.#push('warn', message, args);
-  }
-  info(message: string, ...args: unknown[]): void {
-    this.#push('info', message, args);
-  }
-  debug(message: string, ...args: unknown[]): void {
-    this.#push('debug', message, args);
-  }
-  verbose(message: string, ...args: unknown[]): void {
-    this.#push('verbose', message, args);
-  }
-
-  /** Messages of one level. */
-  at(level: DiagLine['level']): string[] {
-    return this.lines.filter((line) => line.level === level).map((line) => line.message);
-  }
-
-  /** Every message as one text, to check that something never appears. */
-  get text(): string {
-    return this.lines.map((line) => line.message).join('\n');
-  }
-
-  #push(level: DiagLine['level'], message: string, args: unknown[]): void {
-    this.lines.push({ level, message: [message, ...args.map(String)].join(' ') });
-  }
-}
+// The unit tests' capturing `DiagLogger`, shared: here it is also installed as the global diag logger.
+export { CaptureLogger as DiagCapture } from '../../../../packages/otel/test/export-helpers/capture-logger.js';
 
 /** Routes OpenTelemetry's `diag` (where `@aqm/otel` reports) into a fresh capture; `diag.disable()` undoes it. */
-export function captureDiag(): DiagCapture {
-  const capture = new DiagCapture();
+export function captureDiag(): CaptureLogger {
+  const capture = new CaptureLogger();
   diag.setLogger(capture, { logLevel: DiagLogLevel.ALL, suppressOverrideMessage: true });
   return capture;
 }
