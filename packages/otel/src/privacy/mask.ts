@@ -21,10 +21,26 @@ const EMAIL = /(?<![\w.%+-])[\w.%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1
 const IBAN =
   /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4}){2,7}(?: ?[A-Za-z0-9]{1,3})?(?![A-Za-z0-9])/g;
 const CARD = /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g;
-// International (+…) or bracketed area code forms.
-const PHONE_INTL = /(?<![\w+])(?:\+\d{1,3}|\(\d{1,4}\))[\d ().-]{5,20}\d(?!\w)/g;
-// National forms with one consistent separator: 555-123-4567, 020 7946 0958, 555.123.4567.
-const PHONE_NATIONAL = /(?<![\w.+-])\d{2,4}([ .-])\d{2,4}\1\d{2,5}(?:\1\d{2,5})?(?![\w]|[.-]\d)/g;
+// Phones. Apart from the `+` form, a phone may not start right after a word character, `#` (an id),
+// `+`, `.`, `,`, `/`, `-`, or a digit and a space (inside a longer run of numbers, such as an IBAN or
+// a card failing its checksum), and may not end before a word character or before `.`, `,`, `:`, `/`
+// or `-` and a digit (a decimal, a date, a version, a longer id).
+// Each repeated group starts with its separator, so digits can never be split between groups two ways.
+// International: `+`, digits, single separators (space . - /) and `(area)` groups, as one bounded
+// character class; maskIntlPhone checks the shape and the 7 to 15 digits.
+const PHONE_INTL = /(?<![\w+])\+\(?\d[\d ()./-]{5,30}\d(?!\w)/g;
+// National with a trunk 0: `0170 1234567`, `0170/1234567`, `06 12 34 56 78`, `0612345678`.
+const PHONE_NATIONAL =
+  /(?<![\w#+.,/-]|\d )0[1-9]\d{0,10}(?:([ ./-])\d{2,8}(?:\1\d{2,8}){0,3})?(?!\w|[.,:/-]\d)/g;
+// An area code in brackets: `(555) 123-4567`, `(030) 1234567`.
+const PHONE_BRACKETED =
+  /(?<![\w)])\(\d{2,5}\) ?\d{2,8}(?:([ .-])\d{2,8}(?:\1\d{2,8}){0,2})?(?!\w|[.,:/-]\d)/g;
+// North American: `415-555-0100`, `415.555.0100`, `1-800-555-0199`, `4155550100` (compact: area and
+// exchange start with 2-9).
+const PHONE_NANP =
+  /(?<![\w#+.,/-]|\d )(?:(?:1[ .-])?\d{3}([ .-])\d{3}\1\d{4}|[2-9]\d{2}[2-9]\d{6})(?!\w|[.,:/-]\d)/g;
+// A 7-digit local number with a dash: `555-0100`.
+const PHONE_LOCAL = /(?<![\w#+.,/-]|\d )[2-9]\d{2}-\d{4}(?!\w|[.,:/-]\d)/g;
 
 /** Luhn checksum of a string of digits. */
 function luhnValid(digits: string): boolean {
@@ -75,24 +91,63 @@ function maskCard(match: string): string {
   return luhnValid(digits) ? PII_PLACEHOLDERS.card : match;
 }
 
-function maskIntlPhone(match: string): string {
-  const count = digitCount(match);
-  return count >= 7 && count <= 15 ? PII_PLACEHOLDERS.phone : match;
+/** Whether `text` (after the `+`) is digit groups with single separators and `(1-5 digits)` groups. */
+function intlShapeValid(text: string): boolean {
+  let inBrackets = false;
+  let bracketDigits = 0;
+  let afterSeparator = false;
+  for (const char of text) {
+    if (char >= '0' && char <= '9') {
+      if (inBrackets) bracketDigits += 1;
+      afterSeparator = false;
+    } else if (char === '(') {
+      if (inBrackets) return false;
+      inBrackets = true;
+      bracketDigits = 0;
+      afterSeparator = false;
+    } else if (char === ')') {
+      if (!inBrackets || bracketDigits === 0 || bracketDigits > 5) return false;
+      inBrackets = false;
+      afterSeparator = false;
+    } else {
+      // A separator (space . - /): one at a time, never inside brackets.
+      if (inBrackets || afterSeparator) return false;
+      afterSeparator = true;
+    }
+  }
+  return !inBrackets;
 }
 
-function maskNationalPhone(match: string, separator: string): string {
-  const groups = match.split(separator);
-  // Dotted quads of short groups are IP addresses, not phone numbers.
-  if (separator === '.' && groups.length === 4 && groups.every((group) => group.length <= 3)) return match;
+function maskIntlPhone(match: string): string {
   const count = digitCount(match);
-  return count >= 9 && count <= 15 ? PII_PLACEHOLDERS.phone : match;
+  return count >= 7 && count <= 15 && intlShapeValid(match.slice(1)) ? PII_PLACEHOLDERS.phone : match;
+}
+
+function maskNationalPhone(match: string, separator: string | undefined): string {
+  const count = digitCount(match);
+  if (separator === undefined) return count >= 10 && count <= 12 ? PII_PLACEHOLDERS.phone : match;
+  const lengths = match.split(separator).map((group) => group.length);
+  // The area code has 2 to 5 digits; dd.mm.yyyy is a date; dotted short groups are an IP address.
+  if (lengths[0]! > 5) return match;
+  if (lengths.length === 3 && lengths[0] === 2 && lengths[1] === 2 && lengths[2] === 4) return match;
+  if (separator === '.' && lengths.length === 4 && lengths.every((length) => length <= 3)) return match;
+  return count >= 8 && count <= 12 ? PII_PLACEHOLDERS.phone : match;
+}
+
+function maskBracketedPhone(match: string): string {
+  const count = digitCount(match);
+  return count >= 9 && count <= 12 ? PII_PLACEHOLDERS.phone : match;
 }
 
 /**
  * A ready {@link MaskFunction} that replaces e-mail addresses (`[EMAIL]`), IBANs with a valid
  * checksum (`[IBAN]`), card numbers of 13 to 19 digits passing the Luhn check (`[CARD]`) and phone
- * numbers (`[PHONE]`: international `+…` or `(…)` forms, and national forms of 9 to 15 digits with
- * one consistent separator). Dates, IP addresses and numbers failing the checksums are left alone.
+ * numbers (`[PHONE]`): international `+` numbers of 7 to 15 digits (separators space . - /, `(area)`
+ * groups), national numbers with a trunk 0 of 8 to 12 digits (`0170 1234567`, `06 12 34 56 78`,
+ * `0612345678`), a bracketed area code (`(555) 123-4567`), North American 10-digit numbers with or
+ * without separators (`415-555-0100`, `4155550100`) and 7-digit local numbers with a dash
+ * (`555-0100`). Dates, times, versions, amounts, IP addresses, short numbers and numbers failing the
+ * checksums are left alone.
  *
  * @example
  * maskPII('Mail bob@example.com or call +1 415 555 0100', { field: 'prompt' });
@@ -103,10 +158,14 @@ export const maskPII: MaskFunction = (value) => {
   let out = value.includes('@') ? value.replace(EMAIL, PII_PLACEHOLDERS.email) : value;
   if (!/\d/.test(out)) return out;
   out = out.replace(IBAN, maskIban);
-  out = out.replace(CARD, maskCard);
+  // `+` numbers first: the card rule would otherwise take `+4915112345678`'s digits and leave the `+`.
   out = out.replace(PHONE_INTL, maskIntlPhone);
-  out = out.replace(PHONE_NATIONAL, (match: string, separator: string) =>
+  out = out.replace(CARD, maskCard);
+  out = out.replace(PHONE_NATIONAL, (match: string, separator: string | undefined) =>
     maskNationalPhone(match, separator),
   );
+  out = out.replace(PHONE_BRACKETED, maskBracketedPhone);
+  out = out.replace(PHONE_NANP, PII_PLACEHOLDERS.phone);
+  out = out.replace(PHONE_LOCAL, PII_PLACEHOLDERS.phone);
   return out;
 };
