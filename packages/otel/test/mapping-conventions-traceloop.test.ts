@@ -1,4 +1,4 @@
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { describe, it } from 'vitest';
 import { type ConventionCase, expectRecord, mapTrace } from './mapping-helpers/expect-record.js';
 import { buildTrace, json } from './mapping-helpers/spans.js';
@@ -117,6 +117,85 @@ const cases: ConventionCase[] = [
       response: 'get_weather({"city":"Oslo"})',
       model: 'gpt-4',
       provider: 'OpenAI',
+    },
+  },
+  {
+    // Reference §4a, @traceloop/instrumentation-langchain 0.27.0: a failed run gets recordException
+    // plus status ERROR (no status message is mentioned); the chain around the failed chat model
+    // fails with the same error. Nothing of the end (output, usage, response model) is set.
+    name: 'Traceloop ≥0.25 error: LangChain workflow → chat, recordException plus status ERROR on both',
+    build: () => {
+      const error = () => new Error('429 You exceeded your current quota');
+      return buildTrace({
+        name: 'workflow RunnableSequence',
+        kind: SpanKind.INTERNAL,
+        scope: '@traceloop/instrumentation-langchain',
+        attributes: {
+          'gen_ai.operation.name': 'workflow',
+          'gen_ai.provider.name': 'langchain',
+          'traceloop.span.kind': 'workflow',
+          'traceloop.workflow.name': 'RunnableSequence',
+          'traceloop.entity.input': json({ question: 'Summarise the release notes' }),
+        },
+        exception: error(),
+        status: { code: SpanStatusCode.ERROR },
+        children: [
+          {
+            name: 'chat gpt-4o',
+            kind: SpanKind.CLIENT,
+            scope: '@traceloop/instrumentation-langchain',
+            attributes: {
+              'gen_ai.provider.name': 'openai',
+              'gen_ai.operation.name': 'chat',
+              'gen_ai.request.model': 'gpt-4o',
+              'gen_ai.input.messages': json([
+                { role: 'system', parts: [{ type: 'text', content: 'You write summaries.' }] },
+                { role: 'user', parts: [{ type: 'text', content: 'Summarise the release notes' }] },
+              ]),
+            },
+            exception: error(),
+            status: { code: SpanStatusCode.ERROR },
+          },
+        ],
+      });
+    },
+    expected: {
+      prompt: 'Summarise the release notes',
+      response: '',
+      model: 'gpt-4o',
+      provider: 'openai',
+      status: 'error',
+      errorMessage: '429 You exceeded your current quota',
+      convention: 'semconv,traceloop',
+    },
+  },
+  {
+    // Reference §4b shape with no completion or usage keys, as a failed call leaves it; the error is
+    // recorded as in §8 (exception event plus status ERROR).
+    name: 'Traceloop ≤0.22 legacy error: openai.chat with prompts only, recordException plus status ERROR',
+    build: () =>
+      buildTrace({
+        name: 'openai.chat',
+        kind: SpanKind.CLIENT,
+        scope: '@traceloop/instrumentation-openai',
+        attributes: {
+          'gen_ai.system': 'OpenAI',
+          'llm.request.type': 'chat',
+          'gen_ai.request.model': 'gpt-3.5-turbo',
+          'gen_ai.prompt.0.role': 'user',
+          'gen_ai.prompt.0.content': 'Translate "hello" to German',
+        },
+        exception: new Error('Request timed out.'),
+        status: { code: SpanStatusCode.ERROR },
+      }),
+    expected: {
+      prompt: 'Translate "hello" to German',
+      response: '',
+      model: 'gpt-3.5-turbo',
+      provider: 'OpenAI',
+      status: 'error',
+      errorMessage: 'Request timed out.',
+      convention: 'traceloop',
     },
   },
 ];

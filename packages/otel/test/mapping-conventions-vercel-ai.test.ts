@@ -1,4 +1,4 @@
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { describe, it } from 'vitest';
 import { type ConventionCase, expectRecord, mapTrace } from './mapping-helpers/expect-record.js';
 import { buildTrace, json } from './mapping-helpers/spans.js';
@@ -266,6 +266,119 @@ const cases: ConventionCase[] = [
       model: 'gpt-4o-2024-08-06',
       provider: 'openai',
       usage: { inputTokens: 70, outputTokens: 30, totalTokens: 100 },
+      convention: 'semconv,vercel-ai',
+    },
+  },
+  {
+    // Reference §5a: errors are recordException({name, message, stack}) plus status ERROR with the
+    // message, on the outer span and on the model call; no ai.response.* or usage is set.
+    name: 'Vercel AI SDK v6 error: ai.generateText → doGenerate, recordException and status ERROR with the message',
+    build: () => {
+      const message = 'Incorrect API key provided: sk-proj-****';
+      const failed = () => ({
+        exception: { name: 'AI_APICallError', message, stack: `AI_APICallError: ${message}\n    at …` },
+        status: { code: SpanStatusCode.ERROR, message },
+      });
+      return buildTrace({
+        name: 'ai.generateText',
+        scope: 'ai',
+        attributes: {
+          'operation.name': 'ai.generateText support',
+          'ai.operationId': 'ai.generateText',
+          'ai.telemetry.functionId': 'support',
+          'ai.model.id': 'gpt-4o-mini',
+          'ai.model.provider': 'openai.chat',
+          'ai.prompt': json({ system: 'You are support.', prompt: 'Where is my order?' }),
+        },
+        ...failed(),
+        children: [
+          {
+            name: 'ai.generateText.doGenerate',
+            kind: SpanKind.CLIENT,
+            scope: 'ai',
+            attributes: {
+              'operation.name': 'ai.generateText.doGenerate support',
+              'ai.operationId': 'ai.generateText.doGenerate',
+              'ai.model.id': 'gpt-4o-mini',
+              'ai.model.provider': 'openai.chat',
+              'ai.prompt.messages': json([
+                { role: 'system', content: 'You are support.' },
+                { role: 'user', content: [{ type: 'text', text: 'Where is my order?' }] },
+              ]),
+              'gen_ai.system': 'openai.chat',
+              'gen_ai.request.model': 'gpt-4o-mini',
+            },
+            ...failed(),
+          },
+        ],
+      });
+    },
+    expected: {
+      prompt: 'Where is my order?',
+      response: '',
+      model: 'gpt-4o-mini',
+      provider: 'openai.chat',
+      status: 'error',
+      errorMessage: 'Incorrect API key provided: sk-proj-****',
+      convention: 'vercel-ai',
+    },
+  },
+  {
+    // Reference §5b (record-span.ts): recordException plus status ERROR (no status message is
+    // mentioned), plus http.response.status_code for an APICallError, on the agent span and the
+    // model call; the end attributes (output messages, usage, response model) are never set.
+    name: 'Vercel AI SDK v7 (@ai-sdk/otel) error: invoke_agent → chat, recordException, status ERROR, http.response.status_code',
+    build: () => {
+      const message = 'Rate limit reached for gpt-4o in organization org-1';
+      const failed = () => ({
+        exception: { name: 'AI_APICallError', message, stack: `AI_APICallError: ${message}\n    at …` },
+        status: { code: SpanStatusCode.ERROR },
+      });
+      const instructions = json([{ type: 'text', content: 'You are a travel agent.' }]);
+      const input = json([
+        { role: 'user', parts: [{ type: 'text', content: 'Find me a flight to Lisbon' }] },
+      ]);
+      return buildTrace({
+        name: 'invoke_agent travel-agent',
+        kind: SpanKind.INTERNAL,
+        scope: 'ai',
+        attributes: {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.provider.name': 'openai',
+          'gen_ai.request.model': 'gpt-4o',
+          'gen_ai.agent.name': 'travel-agent',
+          'gen_ai.system_instructions': instructions,
+          'gen_ai.input.messages': input,
+          'http.response.status_code': 429,
+        },
+        ...failed(),
+        children: [
+          {
+            name: 'chat gpt-4o',
+            kind: SpanKind.CLIENT,
+            scope: 'ai',
+            attributes: {
+              'gen_ai.operation.name': 'chat',
+              'gen_ai.provider.name': 'openai',
+              'gen_ai.request.model': 'gpt-4o',
+              'gen_ai.system_instructions': instructions,
+              'gen_ai.input.messages': input,
+              'server.address': 'api.openai.com',
+              'server.port': 443,
+              'http.response.status_code': 429,
+            },
+            ...failed(),
+          },
+        ],
+      });
+    },
+    expected: {
+      prompt: 'Find me a flight to Lisbon',
+      response: '',
+      model: 'gpt-4o',
+      provider: 'openai',
+      status: 'error',
+      errorMessage: 'Rate limit reached for gpt-4o in organization org-1',
       convention: 'semconv,vercel-ai',
     },
   },

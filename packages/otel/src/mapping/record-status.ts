@@ -19,14 +19,24 @@ function errorMessageOf(view: SpanView): string | undefined {
   return view.str('error.type');
 }
 
-/** A span's failure (status ERROR, or a convention's own error mark), or `undefined`. */
-function failureOf(view: SpanView): { message: string | undefined } | undefined {
-  if (view.span.status?.code === SpanStatusCode.ERROR) return { message: errorMessageOf(view) };
+/** The message of a convention's own error mark (e.g. Langfuse's level ERROR), or `undefined`. */
+function conventionErrorOf(view: SpanView): string | undefined {
   for (const reader of READER_ORDER.error) {
     const message = attempt(() => reader.error?.(view), undefined);
-    if (message !== undefined) return { message };
+    if (message !== undefined) return message;
   }
   return undefined;
+}
+
+/**
+ * A span's failure (status ERROR, or a convention's own error mark), or `undefined`. A status
+ * ERROR with no message of its own takes the convention's message (Langfuse's `status_message`).
+ */
+function failureOf(view: SpanView): { message: string | undefined } | undefined {
+  if (view.span.status?.code === SpanStatusCode.ERROR)
+    return { message: errorMessageOf(view) ?? conventionErrorOf(view) };
+  const message = conventionErrorOf(view);
+  return message === undefined ? undefined : { message };
 }
 
 /**

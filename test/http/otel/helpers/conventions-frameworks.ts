@@ -75,6 +75,11 @@ export function openInferenceCases(): ConventionCase[] {
 export function traceloopCases(): ConventionCase[] {
   const current = { prompt: 'Who wrote Hamlet?', response: 'William Shakespeare wrote Hamlet.' };
   const legacy = { prompt: 'Tell me a joke about spans', response: 'A span walks into a trace and ends.' };
+  const failedCurrent = {
+    prompt: 'Summarise the release notes',
+    error: '429 You exceeded your current quota',
+  };
+  const failedLegacy = { prompt: 'Translate "hello" to German', error: 'Request timed out.' };
   return [
     {
       name: 'Traceloop ≥0.25: SDK workflow span around a chat span with JSON gen_ai messages',
@@ -152,6 +157,81 @@ export function traceloopCases(): ConventionCase[] {
         provider: 'OpenAI',
         usage: usage(15, 11),
         status: 'success',
+      },
+    },
+    {
+      // §4a, instrumentation-langchain: a failed run gets recordException plus status ERROR (no
+      // status message), and so does the chain around it; no output, usage or response model.
+      name: 'Traceloop ≥0.25 error: LangChain workflow → chat, recordException plus status ERROR on both',
+      spans: {
+        name: 'workflow RunnableSequence',
+        kind: SpanKind.INTERNAL,
+        scope: '@traceloop/instrumentation-langchain',
+        attributes: {
+          'gen_ai.operation.name': 'workflow',
+          'gen_ai.provider.name': 'langchain',
+          'traceloop.span.kind': 'workflow',
+          'traceloop.workflow.name': 'RunnableSequence',
+          'traceloop.entity.input': json({ question: failedCurrent.prompt }),
+        },
+        exception: new Error(failedCurrent.error),
+        status: { code: SpanStatusCode.ERROR },
+        children: [
+          {
+            name: 'chat gpt-4o',
+            kind: SpanKind.CLIENT,
+            scope: '@traceloop/instrumentation-langchain',
+            attributes: {
+              'gen_ai.provider.name': 'openai',
+              'gen_ai.operation.name': 'chat',
+              'gen_ai.request.model': 'gpt-4o',
+              'gen_ai.input.messages': json(
+                semconvMessages(
+                  { role: 'system', text: 'You write summaries.' },
+                  { role: 'user', text: failedCurrent.prompt },
+                ),
+              ),
+            },
+            exception: new Error(failedCurrent.error),
+            status: { code: SpanStatusCode.ERROR },
+          },
+        ],
+      },
+      expected: {
+        prompt: failedCurrent.prompt,
+        response: '',
+        model: 'gpt-4o',
+        provider: 'openai',
+        usage: undefined,
+        status: 'error',
+        errorMessage: failedCurrent.error,
+      },
+    },
+    {
+      // §4b shape without completion or usage keys, with the error recorded as in §8.
+      name: 'Traceloop ≤0.22 legacy error: openai.chat with prompts only, recordException plus status ERROR',
+      spans: {
+        name: 'openai.chat',
+        kind: SpanKind.CLIENT,
+        scope: '@traceloop/instrumentation-openai',
+        attributes: {
+          'gen_ai.system': 'OpenAI',
+          'llm.request.type': 'chat',
+          'gen_ai.request.model': 'gpt-3.5-turbo',
+          'gen_ai.prompt.0.role': 'user',
+          'gen_ai.prompt.0.content': failedLegacy.prompt,
+        },
+        exception: new Error(failedLegacy.error),
+        status: { code: SpanStatusCode.ERROR },
+      },
+      expected: {
+        prompt: failedLegacy.prompt,
+        response: '',
+        model: 'gpt-3.5-turbo',
+        provider: 'OpenAI',
+        usage: undefined,
+        status: 'error',
+        errorMessage: failedLegacy.error,
       },
     },
   ];
