@@ -1,0 +1,72 @@
+import { AqmClient } from '@aqm/client';
+import type { Command } from 'commander';
+import type { CliIo } from './io.js';
+import { Output } from './render/output.js';
+import { resolveServiceConfig, type ServiceConfig } from './service-config.js';
+
+/** The options every command accepts (declared on the program, usable after the command name). */
+export interface GlobalFlags {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  json?: boolean | undefined;
+  color?: boolean | undefined;
+}
+
+/**
+ * The state of one `runCli` call: the io, the output style and the client, made when a command
+ * first needs it and closed when the call ends.
+ */
+export class Session {
+  readonly io: CliIo;
+  #config: ServiceConfig | undefined;
+  #client: AqmClient | undefined;
+  #output: Output | undefined;
+
+  constructor(io: CliIo) {
+    this.io = io;
+  }
+
+  /** The base URL in use, once known (for error messages). */
+  get baseUrl(): string | undefined {
+    return this.#config?.baseUrl;
+  }
+
+  /** The API key in use, once known: only to redact it from what is printed. */
+  get secret(): string | undefined {
+    return this.#config?.apiKey;
+  }
+
+  /** The current time, from the io's clock. */
+  now(): Date {
+    return this.io.now?.() ?? new Date();
+  }
+
+  /** The output of the command, styled by its `--json`/`--no-color` flags. */
+  output(command: Command): Output {
+    if (this.#output === undefined) {
+      const flags = command.optsWithGlobals<GlobalFlags>();
+      this.#output = new Output(this.io, { json: flags.json === true, color: flags.color !== false });
+    }
+    return this.#output;
+  }
+
+  /** The client, configured from `--api-key`/`--base-url` or `AQM_API_KEY`/`AQM_BASE_URL`. */
+  client(command: Command): AqmClient {
+    if (this.#client === undefined) {
+      const flags = command.optsWithGlobals<GlobalFlags>();
+      this.#config = resolveServiceConfig(flags, this.io.env);
+      this.#client = new AqmClient({ ...this.#config, userAgent: 'aqm-cli' });
+    }
+    return this.#client;
+  }
+
+  /** Request options of every call: the io's signal, so Ctrl-C cancels a request in flight. */
+  get requestOptions(): { signal?: AbortSignal } {
+    return this.io.signal === undefined ? {} : { signal: this.io.signal };
+  }
+
+  /** Closes the client's connections, so the process can exit. */
+  async close(): Promise<void> {
+    await this.#client?.close();
+  }
+}
