@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type RunningServer, startServer } from '@aqm/server';
 import { applicationDetailSchema, applicationSchema } from '@aqm/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caller, newTraceId, uniqueName } from './helpers.js';
+import { caller, makeTrace, newTraceId, uniqueName } from './helpers.js';
 
 describe('applications', () => {
   let srv: RunningServer;
@@ -134,6 +134,7 @@ describe('applications', () => {
         ['GET', '/traces'],
         ['GET', `/traces/${traceId}`],
         ['GET', '/evaluations'],
+        ['POST', '/evaluations', { traces: [makeTrace(start, 10)] }],
         ['POST', '/widget-data', { types: ['trace-volume'], start, end: start }],
       ];
       for (const [method, suffix, json] of requests) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type RunningServer, startServer } from '@aqm/server';
 import {
+  type EvaluationTrace,
   guardrailEvaluationSchema,
   guardrailEvaluationSummarySchema,
   guardrailsConfigSchema,
@@ -188,6 +189,17 @@ describe('guardrails', () => {
       expect(res.body.data.count).toBe(expected.length);
     });
 
+    it.each([
+      ['page=0', 'page'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+    ])('%s answers 400 naming %s', async (query, param) => {
+      const res = await list(`&${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.success).toBe(false);
+      expect(res.body.errors).toEqual([{ path: param, message: expect.any(String) }]);
+    });
+
     it('searches the records text case-insensitively', async () => {
       const res = await list('&search=JANE.DOE');
       expect(res.body.data.results.map((r: Rec) => r.traceId)).toEqual([leaky.traceId, leaky.traceId]);
@@ -271,6 +283,72 @@ describe('guardrails', () => {
         `/applications/${id}/guardrails/evaluations?start=${before}&end=${new Date(Date.now() + 1000).toISOString()}`,
       );
       expect(res.body.data.count).toBe(0);
+    });
+  });
+
+  describe('on_fail outcomes', () => {
+    /** Submits `trace` to a new application guarded by `guardrails`; reads the record of `stage` via list and get. */
+    async function recordOf(guardrails: unknown, trace: EvaluationTrace, stage: 'input' | 'output') {
+      const id = await newApp();
+      expect((await put(id, guardrails)).status).toBe(200);
+      const before = new Date().toISOString();
+      const submitted = await call('POST', `/applications/${id}/evaluations`, { json: { traces: [trace] } });
+      expect(submitted.status).toBe(200);
+      const after = new Date().toISOString();
+      const listed = await call(
+        'GET',
+        `/applications/${id}/guardrails/evaluations?start=${before}&end=${after}&stage=${stage}`,
+      );
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.count).toBe(1);
+      const summary = guardrailEvaluationSummarySchema.parse(listed.body.data.results[0]);
+      const read = await call('GET', `/applications/${id}/guardrails/evaluations/${summary.id}`);
+      expect(read.status).toBe(200);
+      const record = guardrailEvaluationSchema.parse(read.body.data);
+      expect(record).toMatchObject({ traceId: trace.traceId, final_content: summary.final_content });
+      return record;
+    }
+
+    it("'fail' blocks the content: final_content is '' and passStatus error", async () => {
+      const trace = makeTrace(new Date(), 40, {
+        prompt: 'My email is jane.doe@example.com, please update it.',
+      });
+      const record = await recordOf(
+        { enable_guard_rails: true, input_validators: [{ type: 'pii', on_fail: 'fail' }] },
+        trace,
+        'input',
+      );
+      expect(record).toMatchObject({
+        guardrail_stage: 'input',
+        passStatus: 'error',
+        final_content: '',
+        prompt: trace.prompt,
+        categories: ['pii'],
+      });
+      expect(record.allComponents).toEqual([
+        expect.objectContaining({ type: 'pii', passed: false, onFail: 'fail' }),
+      ]);
+    });
+
+    it("'filter' removes the findings from final_content and closes the gaps they leave", async () => {
+      const trace = makeTrace(new Date(), 40, {
+        response: 'Write to jane.doe@example.com or call +1 555 123 4567 today.',
+      });
+      const record = await recordOf(
+        { enable_guard_rails: true, output_validators: [{ type: 'pii', on_fail: 'filter' }] },
+        trace,
+        'output',
+      );
+      expect(record).toMatchObject({
+        guardrail_stage: 'output',
+        passStatus: 'error',
+        final_content: 'Write to or call today.',
+        response: trace.response,
+        categories: ['pii'],
+      });
+      expect(record.allComponents).toEqual([
+        expect.objectContaining({ type: 'pii', passed: false, onFail: 'filter' }),
+      ]);
     });
   });
 });
