@@ -11,6 +11,7 @@ export const applicationSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+/** An application: id, name, description and UTC timestamps (spec: Resources › Application). */
 export type Application = z.infer<typeof applicationSchema>;
 
 /** The single-application read: the application plus its monitoring (with `logLocation`) and guardrails. */
@@ -18,6 +19,7 @@ export const applicationDetailSchema = applicationSchema.extend({
   monitoring: monitoringConfigSchema.extend({ logLocation: z.string() }),
   guardrails: guardrailsConfigSchema,
 });
+/** `GET /applications/{id}` data: the application with its monitoring (plus `logLocation`) and guardrails. */
 export type ApplicationDetail = z.infer<typeof applicationDetailSchema>;
 
 const nameSchema = z
@@ -34,12 +36,14 @@ export const listApplicationsQuerySchema = z.object({
   ...pageQueryShape,
   search: z.string().optional(),
 });
+/** `GET /applications` query as sent: optional `page`, `limit` and name `search`. */
 export type ListApplicationsQuery = z.input<typeof listApplicationsQuerySchema>;
 
 /** `POST /applications` body (contract decision). */
 export const createApplicationBodySchema = z
   .object({ name: nameSchema, description: descriptionSchema.optional() })
   .strict();
+/** `POST /applications` body as sent: a `name` (1-100 characters) and an optional `description`. */
 export type CreateApplicationBody = z.input<typeof createApplicationBodySchema>;
 
 /** `PATCH /applications/{id}` body: at least one of `name`, `description`. */
@@ -49,6 +53,7 @@ export const updateApplicationBodySchema = z
   .refine((body) => body.name !== undefined || body.description !== undefined, {
     message: 'at least one of name, description must be provided',
   });
+/** `PATCH /applications/{id}` body as sent: `name`, `description` or both. */
 export type UpdateApplicationBody = z.input<typeof updateApplicationBodySchema>;
 
 /** `PATCH /applications/{id}` response data. */
@@ -58,4 +63,5 @@ export const updatedApplicationSchema = applicationSchema.pick({
   description: true,
   updatedAt: true,
 });
+/** `PATCH /applications/{id}` data: `id`, `name`, `description` and `updatedAt`. */
 export type UpdatedApplication = z.infer<typeof updatedApplicationSchema>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-/** Default and maximum page sizes of every paginated endpoint (spec: Limits). */
+/** Default `limit` of every paginated endpoint (spec: Limits). */
 export const DEFAULT_PAGE_SIZE = 20;
+/** Maximum `limit` of every paginated endpoint (spec: Limits); larger values answer 400. */
 export const MAX_PAGE_SIZE = 100;
 
 /**
@@ -51,6 +52,7 @@ export const paginationSchema = z.object({
   total: z.number().int(),
   totalPages: z.number().int(),
 });
+/** The `pagination` object of list envelopes: `page`, `limit`, `total` and `totalPages`. */
 export type Pagination = z.infer<typeof paginationSchema>;
 
 /** Builds the `pagination` object for a page of a list with `total` items. */

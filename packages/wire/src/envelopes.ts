@@ -3,20 +3,24 @@ import { paginationSchema } from './common.js';
 
 /** One item of a validation error's `errors[]`: a JSON path and why it failed. */
 export const fieldErrorSchema = z.object({ path: z.string(), message: z.string() });
+/** One item of a validation error's `errors[]`: the JSON `path` and the `message`. */
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
 /** Error envelope of every non-validation failure (404, 409, 413, 429, 5xx). */
 export const errorEnvelopeSchema = z.object({ success: z.literal(false), message: z.string() });
+/** Body of every non-validation failure (404, 409, 413, 429, 5xx): `{ success: false, message }`. */
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 /** Validation error envelope (400). */
 export const validationErrorEnvelopeSchema = errorEnvelopeSchema.extend({
   errors: z.array(fieldErrorSchema),
 });
+/** Body of a 400: `{ success: false, message, errors[] }`. */
 export type ValidationErrorEnvelope = z.infer<typeof validationErrorEnvelopeSchema>;
 
 /** 401 body: a message and, as the spec shows it, no `success` field. */
 export const authErrorBodySchema = z.object({ message: z.string() }).strict();
+/** Body of a 401: `{ message }`, without a `success` field. */
 export type AuthErrorBody = z.infer<typeof authErrorBodySchema>;
 
 /** `{ success: true, data }` */

@@ -12,6 +12,7 @@ export const evaluationResultSchema = z.object({
   explanation: z.string().optional(),
   createdAt: z.string(),
 });
+/** A metric's score of a trace: an item of the evaluations list and of a trace's `evaluationResults`. */
 export type EvaluationResult = z.infer<typeof evaluationResultSchema>;
 
 /** `GET /applications/{id}/evaluations` query (contract decision). */
@@ -24,4 +25,5 @@ export const listEvaluationsQuerySchema = z
     metric: z.string().optional(),
   })
   .superRefine(refineRange);
+/** `GET /applications/{id}/evaluations` query as sent: paging, time range, `traceId` and `metric`. */
 export type ListEvaluationsQuery = z.input<typeof listEvaluationsQuerySchema>;

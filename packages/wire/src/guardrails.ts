@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { expects, isoDateTimeSchema, pageQueryShape, refineRange } from './common.js';
 
+/** What a failed validator does: `fail` blocks the content, `mask` masks findings, `filter` removes them. */
 export const ON_FAIL_ACTIONS = ['fail', 'mask', 'filter'] as const;
+/** A validator's `on_fail` action: `fail`, `mask` or `filter`. */
 export type OnFail = (typeof ON_FAIL_ACTIONS)[number];
+/** Where validators run: on the `input` (the prompt) or the `output` (the response). */
 export const GUARDRAIL_STAGES = ['input', 'output'] as const;
+/** A guardrail stage: `input` or `output`. */
 export type GuardrailStage = (typeof GUARDRAIL_STAGES)[number];
+/** Outcomes of a guardrail evaluation record: `success`, or `error` when any validator failed. */
 export const PASS_STATUSES = ['success', 'error'] as const;
+/** A guardrail evaluation record's `passStatus`: `success` or `error`. */
 export type PassStatus = (typeof PASS_STATUSES)[number];
 
 /** A guardrail validator of the configuration. */
@@ -18,6 +24,7 @@ export const validatorSchema = z
     config: z.record(z.string(), z.unknown(), { message: 'must be an object' }).optional(),
   })
   .strict();
+/** A guardrail validator of the configuration: `type`, `on_fail` and an optional `config`. */
 export type Validator = z.infer<typeof validatorSchema>;
 
 /** The guardrails configuration. */
@@ -26,6 +33,7 @@ export const guardrailsConfigSchema = z.object({
   input_validators: z.array(validatorSchema),
   output_validators: z.array(validatorSchema),
 });
+/** `GET /applications/{id}/guardrails` data: the switch and the input and output validators. */
 export type GuardrailsConfig = z.infer<typeof guardrailsConfigSchema>;
 
 /** `PUT /applications/{id}/guardrails` body: at least one field; arrays replace the stored ones. */
@@ -43,6 +51,7 @@ export const updateGuardrailsBodySchema = z
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     message: 'at least one of enable_guard_rails, input_validators, output_validators must be provided',
   });
+/** `PUT /applications/{id}/guardrails` body as sent: at least one field; arrays replace the stored ones. */
 export type UpdateGuardrailsBody = z.input<typeof updateGuardrailsBodySchema>;
 
 /** One setting of a validator's `configTemplate`. */
@@ -55,6 +64,7 @@ export const configFieldTemplateSchema = z.object({
   enum: z.array(z.string()).optional(),
   default: z.unknown().optional(),
 });
+/** One setting of a validator's `configTemplate`: type, description, bounds, allowed values and default. */
 export type ConfigFieldTemplate = z.infer<typeof configFieldTemplateSchema>;
 
 /** An entry of `GET /guardrails/validators` (contract decision). */
@@ -66,6 +76,7 @@ export const validatorCatalogEntrySchema = z.object({
   stages: z.array(z.enum(GUARDRAIL_STAGES)),
   configTemplate: z.record(z.string(), configFieldTemplateSchema),
 });
+/** An entry of the validator catalog, `GET /guardrails/validators`. */
 export type ValidatorCatalogEntry = z.infer<typeof validatorCatalogEntrySchema>;
 
 /** An item of a guardrail record's `allComponents` (contract decision). */
@@ -78,6 +89,7 @@ export const guardrailComponentSchema = z.object({
   message: z.string().optional(),
   latencyMs: z.number(),
 });
+/** One validator's result in a guardrail record's `allComponents`. */
 export type GuardrailComponent = z.infer<typeof guardrailComponentSchema>;
 
 /** An item of `results` of the guardrail evaluation list (contract decision). */
@@ -91,6 +103,7 @@ export const guardrailEvaluationSummarySchema = z.object({
   latency: z.number(),
   created_at: z.string(),
 });
+/** An item of `results` of `GET /applications/{id}/guardrails/evaluations`. */
 export type GuardrailEvaluationSummary = z.infer<typeof guardrailEvaluationSummarySchema>;
 
 /** The single read of a guardrail evaluation record (spec fields plus `traceId`, `passStatus`, `categories`). */
@@ -102,6 +115,7 @@ export const guardrailEvaluationSchema = guardrailEvaluationSummarySchema.extend
   cost: z.number(),
   allComponents: z.array(guardrailComponentSchema),
 });
+/** `GET /applications/{id}/guardrails/evaluations/{evaluationId}` data: a whole guardrail record. */
 export type GuardrailEvaluation = z.infer<typeof guardrailEvaluationSchema>;
 
 /** `GET /applications/{id}/guardrails/evaluations` query. */
@@ -116,6 +130,7 @@ export const listGuardrailEvaluationsQuerySchema = z
     search: z.string().optional(),
   })
   .superRefine(refineRange);
+/** `GET /applications/{id}/guardrails/evaluations` query as sent: `start`, `end`, paging and filters. */
 export type ListGuardrailEvaluationsQuery = z.input<typeof listGuardrailEvaluationsQuerySchema>;
 
 /** `data` of the guardrail evaluation list. */
@@ -125,4 +140,5 @@ export const guardrailEvaluationPageSchema = z.object({
   page: z.number().int(),
   limit: z.number().int(),
 });
+/** `GET /applications/{id}/guardrails/evaluations` data: `{ results, count, page, limit }`. */
 export type GuardrailEvaluationPage = z.infer<typeof guardrailEvaluationPageSchema>;

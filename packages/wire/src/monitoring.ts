@@ -16,6 +16,7 @@ export const SECURITY_CONFIG_KEYS = [
   'redteamUser',
 ] as const;
 
+/** The `securityConfig` of the monitoring configuration: only the known keys, each an optional string. */
 export const securityConfigSchema = z
   .object(
     Object.fromEntries(
@@ -25,6 +26,7 @@ export const securityConfigSchema = z
     },
   )
   .strict();
+/** The `securityConfig` of the monitoring configuration (keys of {@link SECURITY_CONFIG_KEYS}). */
 export type SecurityConfig = z.infer<typeof securityConfigSchema>;
 
 /**
@@ -35,6 +37,7 @@ export const metricSchema = z.looseObject({
   type: z.string({ error: expects('must be a string') }).min(1, { message: 'must not be empty' }),
   threshold: z.number({ message: 'must be a number' }).optional(),
 });
+/** A metric of the monitoring configuration: an eval metric `type` plus its additional fields. */
 export type Metric = z.infer<typeof metricSchema>;
 
 /** Security plugins grouped by risk category: `{ harmful: ['harmful:hate', ...] }`. */
@@ -42,6 +45,7 @@ export const pluginsSchema = z.record(
   z.string(),
   z.array(z.string({ message: 'must be a plugin id string' })),
 );
+/** Security plugin ids grouped by risk category. */
 export type Plugins = z.infer<typeof pluginsSchema>;
 
 /** The monitoring configuration as the service returns it. */
@@ -51,6 +55,7 @@ export const monitoringConfigSchema = z.object({
   securityPurpose: z.string(),
   securityConfig: securityConfigSchema,
 });
+/** `GET /applications/{id}/monitoring` data: metrics, plugins, security purpose and config. */
 export type MonitoringConfig = z.infer<typeof monitoringConfigSchema>;
 
 /** `PUT /applications/{id}/monitoring` body: at least one field. */
@@ -65,4 +70,5 @@ export const updateMonitoringBodySchema = z
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     message: 'at least one of metrics, plugins, securityPurpose, securityConfig must be provided',
   });
+/** `PUT /applications/{id}/monitoring` body as sent: at least one field. */
 export type UpdateMonitoringBody = z.input<typeof updateMonitoringBodySchema>;

@@ -27,6 +27,7 @@ import {
 } from './traces.js';
 import { widgetDataBodySchema, widgetDataItemSchema, widgetSchema } from './widgets.js';
 
+/** The HTTP methods the interface uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
 /** How a route's `data` is enveloped. */
@@ -201,6 +202,7 @@ export const routes = {
   }),
 } as const satisfies Record<string, RouteDef>;
 
+/** The name of an endpoint in {@link routes}, after its client method, such as `applications.list`. */
 export type RouteName = keyof typeof routes;
 
 /**

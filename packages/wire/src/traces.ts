@@ -7,10 +7,15 @@ export const MAX_TRACES_PER_SUBMISSION = 100;
 /** Maximum request body size; larger bodies get 413 (contract decision). */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
+/** Outcomes of a submitted trace: `success` or `error`. */
 export const TRACE_STATUSES = ['success', 'error'] as const;
+/** A trace's `status`: `success` or `error`. */
 export type TraceStatus = (typeof TRACE_STATUSES)[number];
+/** Span kinds, as in OpenTelemetry: `internal`, `server`, `client`, `producer`, `consumer`. */
 export const SPAN_KINDS = ['internal', 'server', 'client', 'producer', 'consumer'] as const;
+/** A span's `kind`. */
 export type SpanKindName = (typeof SPAN_KINDS)[number];
+/** Span status codes, as in OpenTelemetry: `unset`, `ok`, `error`. */
 export const SPAN_STATUS_CODES = ['unset', 'ok', 'error'] as const;
 
 /** A trace id: 32 lowercase hex characters, as in W3C Trace Context. */
@@ -25,11 +30,13 @@ export const spanIdSchema = z
 /** A JSON value (span attributes may hold strings, numbers, booleans and arrays of them). */
 const jsonRecordSchema = z.record(z.string(), z.unknown(), { error: expects('must be an object') });
 
+/** An event of a span: a name, an ISO time and optional attributes. */
 export const spanEventSchema = z.object({
   name: z.string({ error: expects('must be a string') }),
   time: isoDateTimeSchema,
   attributes: jsonRecordSchema.optional(),
 });
+/** An event of a span: a name, an ISO time and optional attributes. */
 export type SpanEvent = z.infer<typeof spanEventSchema>;
 
 /** A span of a submitted trace (contract decision). */
@@ -50,6 +57,7 @@ export const spanSchema = z.object({
   attributes: jsonRecordSchema,
   events: z.array(spanEventSchema).optional(),
 });
+/** A span of a submitted trace (contract decision). */
 export type Span = z.infer<typeof spanSchema>;
 
 const countSchema = z.number({ message: 'must be a non-negative integer' }).int().nonnegative();
@@ -60,6 +68,7 @@ export const usageSchema = z.object({
   outputTokens: countSchema.optional(),
   totalTokens: countSchema.optional(),
 });
+/** Token usage of a trace, summed over its model calls. */
 export type Usage = z.infer<typeof usageSchema>;
 
 /** One prompt/response trace submitted for scoring (contract decision). */
@@ -96,6 +105,7 @@ export const evaluationTraceSchema = z
       ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'must be on or after startTime' });
     }
   });
+/** One prompt/response trace as sent in `POST /applications/{id}/evaluations`. */
 export type EvaluationTrace = z.input<typeof evaluationTraceSchema>;
 
 /** `POST /applications/{id}/evaluations` body. */
@@ -105,6 +115,7 @@ export const submitEvaluationsBodySchema = z.object({
     .min(1, { message: `must hold 1 to ${MAX_TRACES_PER_SUBMISSION} traces` })
     .max(MAX_TRACES_PER_SUBMISSION, { message: `must hold 1 to ${MAX_TRACES_PER_SUBMISSION} traces` }),
 });
+/** `POST /applications/{id}/evaluations` body as sent: `traces`, 1 to {@link MAX_TRACES_PER_SUBMISSION}. */
 export type SubmitEvaluationsBody = z.input<typeof submitEvaluationsBodySchema>;
 
 /** `POST /applications/{id}/evaluations` response data. */
@@ -112,6 +123,7 @@ export const submitEvaluationsResultSchema = z.object({
   accepted: z.number().int(),
   traceIds: z.array(z.string()),
 });
+/** `POST /applications/{id}/evaluations` data: the number `accepted` and their `traceIds`. */
 export type SubmitEvaluationsResult = z.infer<typeof submitEvaluationsResultSchema>;
 
 /** An item of `GET /applications/{id}/traces` (contract decision). */
@@ -125,6 +137,7 @@ export const traceSummarySchema = z.object({
   prompt: z.string(),
   response: z.string(),
 });
+/** An item of `GET /applications/{id}/traces`. */
 export type TraceSummary = z.infer<typeof traceSummarySchema>;
 
 /**
@@ -145,6 +158,7 @@ export const traceSchema = traceSummarySchema.extend({
   appVersion: z.string().optional(),
   metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
 });
+/** `GET /applications/{id}/traces/{traceId}` data: the trace with its spans and evaluation results. */
 export type Trace = z.infer<typeof traceSchema>;
 
 /** `GET /applications/{id}/traces` query (contract decision). */
@@ -157,4 +171,5 @@ export const listTracesQuerySchema = z
     search: z.string().optional(),
   })
   .superRefine(refineRange);
+/** `GET /applications/{id}/traces` query as sent: paging, time range, `status` and `search`. */
 export type ListTracesQuery = z.input<typeof listTracesQuerySchema>;

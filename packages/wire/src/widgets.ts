@@ -3,6 +3,7 @@ import { expects, isoDateTimeSchema, refineRange } from './common.js';
 
 /** An item of `GET /widgets` (contract decision). */
 export const widgetSchema = z.object({ id: z.string(), name: z.string(), description: z.string() });
+/** An item of the widget catalog, `GET /widgets`. */
 export type Widget = z.infer<typeof widgetSchema>;
 
 /** `POST /applications/{id}/widget-data` body (spec). */
@@ -21,6 +22,7 @@ export const widgetDataBodySchema = z
   })
   .strict()
   .superRefine(refineRange);
+/** `POST /applications/{id}/widget-data` body as sent: widget `types` and a `start`/`end` range. */
 export type WidgetDataBody = z.input<typeof widgetDataBodySchema>;
 
 /** One point of a widget series. */
@@ -31,4 +33,5 @@ export const widgetDataItemSchema = z.object({
   points: z.array(widgetPointSchema),
   total: z.number(),
 });
+/** An item of `POST /applications/{id}/widget-data` data: a widget's series `points` and `total`. */
 export type WidgetDataItem = z.infer<typeof widgetDataItemSchema>;
