@@ -1,0 +1,60 @@
+// The issue's goals, judged from a run's figures. A scenario that did not run judges nothing.
+import { MiB } from './measure.mjs';
+
+const LOOP_P99_LIMIT_MS = 20;
+const OUTAGE_SLACK_BYTES = 64 * MiB;
+
+export function judgeGoals({ throughput, outage }) {
+  const goals = [];
+  const ours = throughput?.medians.ours;
+  const otlp = throughput?.medians.otlp;
+  if (ours && otlp) {
+    const ratio = ours.cpuUsPerTrace / otlp.cpuUsPerTrace;
+    // For information: against the OTLP pipeline that, like ours, delivers every trace.
+    const noloss = throughput.medians['otlp-noloss'];
+    const likeForLike = noloss
+      ? `; vs OTLP with no loss ${noloss.cpuUsPerTrace.toFixed(1)} µs/trace, ratio ${(ours.cpuUsPerTrace / noloss.cpuUsPerTrace).toFixed(2)}`
+      : '';
+    goals.push({
+      goal: 'CPU per trace at or below the OTLP exporter (ratio <= 1.0)',
+      measured: `${ours.cpuUsPerTrace.toFixed(1)} vs ${otlp.cpuUsPerTrace.toFixed(1)} µs/trace, ratio ${ratio.toFixed(2)}${likeForLike}`,
+      met: ratio <= 1,
+    });
+    const oursShares = throughput.runs.ours.map((run) => run.deliveredShare);
+    const otlpShares = throughput.runs.otlp.map((run) => run.deliveredShare);
+    goals.push({
+      goal: '100% delivered where the OTLP exporter drops',
+      measured:
+        `ours ${(Math.min(...oursShares) * 100).toFixed(1)}% in its worst round; ` +
+        `OTLP ${(Math.min(...otlpShares) * 100).toFixed(1)}%..${(Math.max(...otlpShares) * 100).toFixed(1)}%`,
+      met: oursShares.every((share) => share === 1),
+    });
+  }
+  if (ours) {
+    goals.push({
+      goal: `Event-loop delay p99 under ${LOOP_P99_LIMIT_MS} ms at full load`,
+      measured: `${ours.loopP99Ms.toFixed(1)} ms (median of the rounds; OTLP ${otlp?.loopP99Ms.toFixed(1) ?? 'n/a'} ms, bare provider ${throughput.medians.bare?.loopP99Ms.toFixed(1) ?? 'n/a'} ms)`,
+      met: ours.loopP99Ms < LOOP_P99_LIMIT_MS,
+    });
+  }
+  const oursOutage = outage?.runs.find((run) => run.variant === 'ours');
+  if (oursOutage) {
+    const limit = oursOutage.maxQueueBytes + OUTAGE_SLACK_BYTES;
+    goals.push({
+      goal: 'Peak RSS under outage within maxQueueBytes + 64 MB (growth over the warmed-up baseline)',
+      measured:
+        `growth ${(oursOutage.growthRss / MiB).toFixed(1)} MiB of ${(limit / MiB).toFixed(0)} MiB allowed ` +
+        `(peak ${(oursOutage.peakRss / MiB).toFixed(1)} MiB, baseline ${(oursOutage.baselineRss / MiB).toFixed(1)} MiB)`,
+      met: oursOutage.growthRss <= limit,
+    });
+    goals.push({
+      goal: 'Under outage: everything held is delivered after recovery, once',
+      measured: `${oursOutage.delivered} delivered, ${oursOutage.droppedTotal} dropped (${JSON.stringify(oursOutage.droppedByReason)}), ${oursOutage.duplicates} duplicates`,
+      met:
+        oursOutage.flushed &&
+        oursOutage.duplicates === 0 &&
+        oursOutage.delivered + oursOutage.droppedTotal === oursOutage.traces,
+    });
+  }
+  return goals;
+}

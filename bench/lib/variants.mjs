@@ -1,0 +1,49 @@
+// The pipelines under test, each on its own NodeTracerProvider (not registered globally):
+//   ours — AqmSpanProcessor (assembles, maps, masks hooks, JSON per the contract, bounded retrying queue);
+//   otlp — BatchSpanProcessor(OTLPTraceExporter) with default settings: what OpenTelemetry users have;
+//   otlp-noloss — the same with its span queue raised to hold the whole burst, so it drops nothing
+//     either: the like-for-like comparison of the work per delivered trace;
+//   bare — no processor at all: the app's own cost of making the spans, to subtract from the others.
+import { AqmSpanProcessor } from '@aqm/otel';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'bare'];
+
+/**
+ * @param {'ours' | 'otlp' | 'otlp-noloss' | 'bare'} name
+ * @param {{ sinkUrl: string, aqm?: Record<string, unknown>, spanQueue?: number }} options `aqm`: extra
+ *   AqmSpanProcessor options (queue bounds; the API key and application id come from AQM_API_KEY /
+ *   AQM_APPLICATION_ID); `spanQueue`: the span queue of otlp-noloss.
+ */
+export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
+  if (name === 'ours') {
+    const processor = new AqmSpanProcessor({ baseUrl: sinkUrl, ...aqm });
+    return {
+      provider: new NodeTracerProvider({ spanProcessors: [processor] }),
+      stats: () => processor.stats(),
+    };
+  }
+  if (name === 'otlp') {
+    const exporter = new OTLPTraceExporter({ url: `${sinkUrl}/v1/traces` });
+    return {
+      provider: new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }),
+      stats: () => undefined,
+    };
+  }
+  if (name === 'otlp-noloss') {
+    // forceFlush() sends every queued batch at once: the exporter's limit of 30 concurrent exports
+    // would reject (and lose) the rest, so it is raised along with the queue.
+    const exporter = new OTLPTraceExporter({
+      url: `${sinkUrl}/v1/traces`,
+      concurrencyLimit: Math.ceil(spanQueue / 512) + 30,
+    });
+    const batch = new BatchSpanProcessor(exporter, { maxQueueSize: Math.max(2048, spanQueue) });
+    return { provider: new NodeTracerProvider({ spanProcessors: [batch] }), stats: () => undefined };
+  }
+  if (name === 'bare') {
+    return { provider: new NodeTracerProvider(), stats: () => undefined };
+  }
+  throw new RangeError(`unknown variant ${name}`);
+}

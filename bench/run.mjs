@@ -1,0 +1,152 @@
+// `pnpm bench`: measures AqmSpanProcessor against BatchSpanProcessor + OTLPTraceExporter on the same
+// work in the same run, and writes bench/RESULTS.md. See bench/README.md for what each figure means.
+//
+//   node bench/run.mjs                                   # everything (a few minutes), writes RESULTS.md
+//   node bench/run.mjs --scenario throughput --rounds 3  # just the throughput figures, printed
+//   node bench/run.mjs --scenario outage --outage-seconds 10 --outage-traces 20000
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { readFlags } from './lib/args.mjs';
+import { judgeGoals } from './lib/goals.mjs';
+import { machine } from './lib/measure.mjs';
+import { renderResults } from './lib/report.mjs';
+import { outageScenario } from './scenarios/outage.mjs';
+import { profileScenario } from './scenarios/profile.mjs';
+import { throughputScenario } from './scenarios/throughput.mjs';
+
+const DEFAULT_RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAME>, e.g. BENCH_TRACES)
+  --scenario all|throughput|outage  what to run (all)
+  --traces N             traces per throughput run (20000)
+  --rounds N             interleaved rounds (5)
+  --chunk N              traces ended per event-loop turn (10)
+  --warmup N             warm-up traces before each measured run (2000)
+  --variants LIST        throughput variants (ours,otlp,otlp-noloss,bare)
+  --outage-seconds S     how long the sink is down (60)
+  --outage-traces N      traces produced during the outage (100000)
+  --max-queue-mib N      ours' maxQueueBytes in the outage, MiB (32)
+  --outage-variants LIST (ours,otlp)
+  --aqm JSON             extra AqmSpanProcessor options for ours, e.g. '{"maxBatchTraces":100}'
+  --profile auto|on|off  profile one extra run per variant; auto: when a CPU or event-loop goal is missed (auto)
+  --results PATH|none    where to write the results (bench/RESULTS.md with --scenario all, else none)`;
+
+const flags = readFlags(
+  {
+    scenario: 'all',
+    traces: 20_000,
+    rounds: 5,
+    chunk: 10,
+    warmup: 2000,
+    variants: 'ours,otlp,otlp-noloss,bare',
+    'outage-seconds': 60,
+    'outage-traces': 100_000,
+    'max-queue-mib': 32,
+    'outage-variants': 'ours,otlp',
+    aqm: '',
+    profile: 'auto',
+    results: '',
+  },
+  USAGE,
+);
+if (!['all', 'throughput', 'outage'].includes(flags.scenario)) {
+  console.error(`--scenario must be all, throughput or outage\n${USAGE}`);
+  process.exit(2);
+}
+const list = (text) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+let aqmExtra = {};
+try {
+  aqmExtra = flags.aqm ? JSON.parse(flags.aqm) : {};
+} catch {
+  console.error(`--aqm must be a JSON object of AqmSpanProcessor options, got ${flags.aqm}`);
+  process.exit(2);
+}
+const options = {
+  aqmExtra,
+  traces: Math.round(flags.traces),
+  rounds: Math.round(flags.rounds),
+  chunk: Math.round(flags.chunk),
+  warmup: Math.round(flags.warmup),
+  variants: list(flags.variants),
+  // A run's bound: generous (the slowest variant does ~3,000 traces/s on a busy 2-core machine).
+  deadlineMs: 60_000 + flags.traces * 5,
+  outageSeconds: flags['outage-seconds'],
+  outageTraces: Math.round(flags['outage-traces']),
+  maxQueueMib: flags['max-queue-mib'],
+  outageVariants: list(flags['outage-variants']),
+};
+
+const started = performance.now();
+const info = machine();
+const command = `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim();
+console.log(`${info.cores} cores (${info.model}), Node ${info.node}; ${command}`);
+
+const run = { machine: info, command, date: new Date().toISOString() };
+const wantsThroughput = flags.scenario !== 'outage';
+if (wantsThroughput) {
+  console.log('\n== throughput ==');
+  run.throughput = await throughputScenario(options);
+}
+if (flags.scenario !== 'throughput') {
+  console.log('\n== memory under outage ==');
+  run.outage = await outageScenario(options);
+}
+run.goals = judgeGoals(run);
+const cpuOrLoopMissed = run.goals.some((g) => !g.met && /CPU|Event-loop/.test(g.goal));
+if (wantsThroughput && (flags.profile === 'on' || (flags.profile === 'auto' && cpuOrLoopMissed))) {
+  console.log('\n== profile ==');
+  const profiled = options.variants.filter((v) => v !== 'bare');
+  run.profiles = await profileScenario(options, profiled);
+}
+run.wallSeconds = (performance.now() - started) / 1000;
+run.notes = [
+  `The machine has ${info.cores} cores and other work ran on it at the same time, so single runs are noisy; ` +
+    'the variants run interleaved in the same conditions, and the medians and ratios are the figures to read.',
+];
+
+console.log('\n== goals ==');
+for (const goal of run.goals)
+  console.log(`${goal.met ? 'met    ' : 'MISSED '} ${goal.goal}: ${goal.measured}`);
+if (run.profiles) {
+  for (const [variant, summary] of Object.entries(run.profiles)) {
+    console.log(`\n${variant}: top self time`);
+    for (const fn of summary.functions.slice(0, 12)) {
+      console.log(`  ${(fn.share * 100).toFixed(1).padStart(5)}%  ${fn.name}  ${fn.where}  (${fn.pkg})`);
+    }
+  }
+}
+
+const resultsPath = flags.results || (flags.scenario === 'all' ? DEFAULT_RESULTS : 'none');
+if (resultsPath !== 'none') {
+  writeFileSync(resultsPath, withHistory(renderResults(run), resultsPath, run));
+  console.log(`\nwrote ${resultsPath}`);
+}
+
+/** Keeps the history of earlier runs (before/after a fix) at the end of the file, newest last. */
+function withHistory(text, path, { goals }) {
+  const MARK = '<!-- history: one line per run, kept by run.mjs -->';
+  const previous = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const kept = previous.includes(MARK) ? previous.slice(previous.indexOf(MARK) + MARK.length).trim() : '';
+  const headline = goals.map((g) => `${g.met ? '✓' : '✗'} ${g.measured}`).join('; ');
+  const line = `- ${run.date.slice(0, 16)} ${gitRevision()} \`${command}\`: ${headline}`;
+  return `${text}\n## History\n\n${MARK}\n${kept ? `${kept}\n` : ''}${line}\n`;
+}
+
+function gitRevision() {
+  const git = (...args) =>
+    execFileSync('git', args, {
+      encoding: 'utf8',
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+    }).trim();
+  try {
+    const rev = git('rev-parse', '--short', 'HEAD');
+    const dirty = git('status', '--porcelain', '--', 'packages/otel');
+    return dirty ? `${rev}+uncommitted @aqm/otel changes` : rev;
+  } catch {
+    return 'unknown revision';
+  }
+}

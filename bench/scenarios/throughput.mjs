@@ -1,0 +1,105 @@
+// Throughput scenario (parent side): the variants run interleaved, one child process each, a fresh
+// loopback sink each, for `rounds` rounds; the order rotates every round so no variant always runs
+// first (or last) on a machine whose load drifts. Figures are medians over the rounds.
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { runChild } from '../lib/children.mjs';
+import { MiB, median } from '../lib/measure.mjs';
+import { startSink } from '../lib/sink.mjs';
+
+const CHILD = fileURLToPath(new URL('../children/throughput.mjs', import.meta.url));
+
+/** The figures of one run, from the child's measures and what its sink received. */
+function figures(result, sink) {
+  const delivered = sink.completeTraces;
+  return {
+    cpuUsPerTrace: result.cpuUs / result.traces,
+    cpuUsPerDelivered: delivered > 0 ? result.cpuUs / delivered : Number.NaN,
+    tracesPerSec: result.traces / (result.wallMs / 1000),
+    wallMs: result.wallMs,
+    produceMs: result.produceMs,
+    wireBytesPerTrace: delivered > 0 ? sink.wireBytes / delivered : Number.NaN,
+    deliveredShare: delivered / result.traces,
+    delivered,
+    loopP99Ms: result.loopP99Ms,
+    loopMaxMs: result.loopMaxMs,
+    peakRssMiB: result.peakRss / MiB,
+    growthRssMiB: (result.peakRss - result.baselineRss) / MiB,
+    requests: sink.ok,
+    flushError: result.flushError,
+    duplicates: sink.duplicates,
+  };
+}
+
+/** One child run of `variant` against its own sink. */
+export async function runOnce(variant, options, log) {
+  const apiKey = `bench-${randomUUID()}`;
+  const sink = await startSink({ kind: variant === 'ours' ? 'aqm' : 'otlp', apiKey });
+  try {
+    const { result } = await runChild(CHILD, {
+      config: {
+        variant,
+        sinkUrl: sink.url,
+        traces: options.traces,
+        chunk: options.chunk,
+        warmup: options.warmup,
+        deadlineMs: options.deadlineMs,
+        profileFile: options.profileFile,
+        // Raised so the whole burst fits: the figure is throughput, not the drop policy.
+        aqm: { maxQueueTraces: options.traces, maxQueueBytes: 256 * MiB, ...options.aqmExtra },
+      },
+      env: { AQM_API_KEY: apiKey, AQM_APPLICATION_ID: randomUUID() },
+      execArgv: ['--expose-gc'],
+      deadlineMs: options.deadlineMs + 5000,
+      onMessage(message, child) {
+        if (message.type !== 'warmed') return;
+        sink.reset();
+        child.send({ type: 'go' });
+      },
+    });
+    const run = figures(result, sink.snapshot(2));
+    log(
+      `  ${variant.padEnd(11)} ${run.cpuUsPerTrace.toFixed(1).padStart(7)} µs/trace  ` +
+        `${run.tracesPerSec.toFixed(0).padStart(6)} traces/s  ${(run.deliveredShare * 100).toFixed(1).padStart(5)}% delivered  ` +
+        `${run.wireBytesPerTrace.toFixed(0).padStart(5)} B/trace  loop p99 ${run.loopP99Ms.toFixed(1)} ms  ` +
+        `peak RSS ${run.peakRssMiB.toFixed(0)} MiB`,
+    );
+    if (result.flushError) log(`    ${variant}: forceFlush() rejected: ${result.flushError}`);
+    if (variant === 'ours' && result.stats.droppedTraces.total > 0) {
+      log(`    ours dropped ${JSON.stringify(result.stats.droppedTraces.byReason)}`);
+    }
+    return run;
+  } finally {
+    await sink.close();
+  }
+}
+
+/**
+ * @param {{ traces: number, rounds: number, chunk: number, warmup: number, variants: string[],
+ *   deadlineMs: number }} options
+ */
+export async function throughputScenario(options, log = console.log) {
+  const runs = Object.fromEntries(options.variants.map((v) => [v, []]));
+  for (let round = 0; round < options.rounds; round += 1) {
+    const shift = round % options.variants.length;
+    const order = [...options.variants.slice(shift), ...options.variants.slice(0, shift)];
+    log(`round ${round + 1}/${options.rounds} (${order.join(', ')})`);
+    for (const variant of order) runs[variant].push(await runOnce(variant, options, log));
+  }
+  const medians = {};
+  for (const [variant, list] of Object.entries(runs)) {
+    medians[variant] = {};
+    for (const key of Object.keys(list[0])) {
+      if (typeof list[0][key] === 'number') medians[variant][key] = median(list.map((run) => run[key]));
+    }
+    medians[variant].flushErrors = list.filter((run) => run.flushError).length;
+  }
+  // The exporter's own CPU: the variant's minus the bare provider's (the app making its spans).
+  const bareCpu = medians.bare?.cpuUsPerTrace;
+  for (const variant of ['ours', 'otlp', 'otlp-noloss']) {
+    if (medians[variant] && bareCpu !== undefined) {
+      medians[variant].exporterCpuUsPerTrace = medians[variant].cpuUsPerTrace - bareCpu;
+    }
+  }
+  return { options, runs, medians };
+}
