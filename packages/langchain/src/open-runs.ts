@@ -4,6 +4,21 @@
  */
 import type { Span } from '@opentelemetry/api';
 import type { OperationName } from './attributes.js';
+import { handlerDiag } from './diag.js';
+
+/** Shortest interval of the sweep timer, so a tiny `maxRunAgeMs` does not make it spin. */
+const MIN_SWEEP_INTERVAL_MS = 1000;
+
+/**
+ * How often open runs are checked for age while any is open: half the age limit (at least 1 s), so
+ * a stale run is ended at most about 1.5 × `maxRunAgeMs` after it started, even when no run starts.
+ *
+ * @example
+ * sweepIntervalMs(600_000); // 300000
+ */
+export function sweepIntervalMs(maxRunAgeMs: number): number {
+  return Math.max(MIN_SWEEP_INTERVAL_MS, Math.ceil(maxRunAgeMs / 2));
+}
 
 /** A started run and its span. */
 export interface OpenRun {
@@ -25,15 +40,18 @@ export interface OpenRun {
 export type EvictionReason = 'too_many_open_runs' | 'too_old';
 
 /**
- * A `Map` of open runs in start order, holding at most `maxOpenRuns` runs, none older than
- * `maxRunAgeMs` once the next run starts (the sweep is lazy: it costs nothing while runs end in
- * time). Evicted runs go to `onEvict`, which ends their spans.
+ * A `Map` of open runs in start order, holding at most `maxOpenRuns` runs. Runs older than
+ * `maxRunAgeMs` are ended when the next run starts and, so that a handler that goes quiet does not
+ * keep them forever, by a sweep timer (every `sweepIntervalMs(maxRunAgeMs)`) that runs only while
+ * runs are open and never holds the process (unref'd). Evicted runs go to `onEvict`, which ends
+ * their spans.
  */
 export class OpenRuns {
   readonly #runs = new Map<string, OpenRun>();
   readonly #maxOpenRuns: number;
   readonly #maxRunAgeMs: number;
   readonly #onEvict: (runId: string, run: OpenRun, reason: EvictionReason) => void;
+  #sweepTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     maxOpenRuns: number,
@@ -64,6 +82,7 @@ export class OpenRuns {
       this.#evict(oldest.value, 'too_many_open_runs');
     }
     this.#runs.set(runId, run);
+    this.#armSweep();
   }
 
   /** The open run of `runId`. */
@@ -74,7 +93,10 @@ export class OpenRuns {
   /** Removes and returns the open run of `runId` (when it ends). */
   take(runId: string): OpenRun | undefined {
     const run = this.#runs.get(runId);
-    if (run !== undefined) this.#runs.delete(runId);
+    if (run !== undefined) {
+      this.#runs.delete(runId);
+      this.#disarmSweepIfEmpty();
+    }
     return run;
   }
 
@@ -86,9 +108,32 @@ export class OpenRuns {
     }
   }
 
+  /** Starts the sweep timer when runs are open and it is not running. */
+  #armSweep(): void {
+    if (this.#sweepTimer !== undefined || this.#runs.size === 0) return;
+    this.#sweepTimer = setInterval(() => {
+      try {
+        this.sweep(Date.now());
+      } catch (error) {
+        // A timer callback that throws would crash the app: report it instead.
+        handlerDiag.error('sweeping stale LangChain runs failed', error);
+      }
+    }, sweepIntervalMs(this.#maxRunAgeMs));
+    // Never keeps the process alive just to end runs that will not end.
+    this.#sweepTimer.unref?.();
+  }
+
+  /** Stops the sweep timer once no run is open. */
+  #disarmSweepIfEmpty(): void {
+    if (this.#sweepTimer === undefined || this.#runs.size > 0) return;
+    clearInterval(this.#sweepTimer);
+    this.#sweepTimer = undefined;
+  }
+
   #evict(runId: string, reason: EvictionReason): void {
     const run = this.#runs.get(runId);
     this.#runs.delete(runId);
+    this.#disarmSweepIfEmpty();
     if (run !== undefined) this.#onEvict(runId, run, reason);
   }
 }
