@@ -18,11 +18,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Longer than any test: idle keep-alive connections are closed by the client or by close(). */
+const TEST_KEEP_ALIVE_TIMEOUT_MS = 10 * 60_000;
+
 /** Serves `listener` on 127.0.0.1, port 0. */
 export async function listen(
   listener: RequestListener<typeof IncomingMessage, typeof ServerResponse>,
 ): Promise<RunningServer> {
   const server = createServer(listener);
+  // fetch() keeps connections alive and reuses them. With Node's default keepAliveTimeout (5 s), a
+  // test that goes idle that long on a busy machine can send its next request on a connection the
+  // server is closing at that very moment: `fetch failed` (ECONNRESET). Here the server never closes
+  // an idle connection during a test (close() below ends them all), and the client's own idle
+  // timeout, which it derives from the `keep-alive: timeout=…` header, closes first. Every test
+  // server gets the same value, so the plain and the traced servers still answer alike.
+  server.keepAliveTimeout = TEST_KEEP_ALIVE_TIMEOUT_MS;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
