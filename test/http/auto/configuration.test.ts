@@ -26,35 +26,48 @@ async function applicationsNamed(name: string) {
   return found;
 }
 
+/**
+ * The AQM_APPLICATION_NAME test runs two apps one after the other (the second must find what the
+ * first created), each a full Node start that loads openai, OpenTelemetry and the instrumentations
+ * and makes two calls, plus a lookup slowed by 800 ms on purpose: about 4.5 s on an idle machine,
+ * twice the work of a one-run test. With a load around 11 on 2 cores each start takes several times
+ * longer, so the default 30 s (budgeted for one app run) is too tight; this allows two runs' worth.
+ */
+const TWO_RUNS_TIMEOUT_MS = 60_000;
+
 describe('configuration from the environment', () => {
-  it('AQM_APPLICATION_NAME creates the application on the first run and finds it on the second', async () => {
-    const name = 'support-bot (auto by name)';
-    expect(await applicationsNamed(name)).toEqual([]);
+  it(
+    'AQM_APPLICATION_NAME creates the application on the first run and finds it on the second',
+    async () => {
+      const name = 'support-bot (auto by name)';
+      expect(await applicationsNamed(name)).toEqual([]);
 
-    // A slow lookup: the app's calls end (and it reaches beforeExit) before the id is known.
-    stack.server.setFaults({ rules: [{ route: 'applications.list', latencyMs: 800 }] });
-    const first = await runApp(
-      app.dir,
-      ESM_APP,
-      stack.env({ AQM_APPLICATION_NAME: name, PROMPT_ONE: 'first run' }),
-    );
-    stack.server.setFaults(null);
-    expect(first.stderr).toBe('');
-    const [created] = await applicationsNamed(name);
-    expect(created?.description).toBe('Created by @aqm/auto (AQM_APPLICATION_NAME)');
+      // A slow lookup: the app's calls end (and it reaches beforeExit) before the id is known.
+      stack.server.setFaults({ rules: [{ route: 'applications.list', latencyMs: 800 }] });
+      const first = await runApp(
+        app.dir,
+        ESM_APP,
+        stack.env({ AQM_APPLICATION_NAME: name, PROMPT_ONE: 'first run' }),
+      );
+      stack.server.setFaults(null);
+      expect(first.stderr).toBe('');
+      const [created] = await applicationsNamed(name);
+      expect(created?.description).toBe('Created by @aqm/auto (AQM_APPLICATION_NAME)');
 
-    const second = await runApp(
-      app.dir,
-      ESM_APP,
-      stack.env({ AQM_APPLICATION_NAME: name, PROMPT_ONE: 'second run' }),
-    );
-    expect(second.stderr).toBe('');
-    expect(await applicationsNamed(name)).toHaveLength(1);
-    // Both runs' traces are in that application, those recorded before the lookup finished included.
-    const prompts = (await stack.traces(created?.id ?? '')).map((trace) => trace.prompt);
-    expect(prompts).toEqual(expect.arrayContaining(['first run', 'second run']));
-    expect(prompts).toHaveLength(4);
-  });
+      const second = await runApp(
+        app.dir,
+        ESM_APP,
+        stack.env({ AQM_APPLICATION_NAME: name, PROMPT_ONE: 'second run' }),
+      );
+      expect(second.stderr).toBe('');
+      expect(await applicationsNamed(name)).toHaveLength(1);
+      // Both runs' traces are in that application, those recorded before the lookup finished included.
+      const prompts = (await stack.traces(created?.id ?? '')).map((trace) => trace.prompt);
+      expect(prompts).toEqual(expect.arrayContaining(['first run', 'second run']));
+      expect(prompts).toHaveLength(4);
+    },
+    TWO_RUNS_TIMEOUT_MS,
+  );
 
   it('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=false: the calls arrive, with no message content', async () => {
     const applicationId = await stack.createApplication('no content app');

@@ -44,6 +44,33 @@ describe('what @aqm/auto instruments besides openai', () => {
   });
 
   it.each([
+    ['--import', 'anthropic-stream-app.mjs'],
+    ['--require', 'anthropic-stream-app.cjs'],
+  ])('@anthropic-ai/sdk (streaming): node %s @aqm/auto/register %s', async (flag, script) => {
+    const { run, traces } = await runFor(`anthropic stream ${flag}`, [flag, '@aqm/auto/register', script]);
+    const { answers } = lastJsonLine<{ answers: [string, string] }>(run);
+    // `messages.create({ stream: true })`, then the SDK's `messages.stream()` helper.
+    const calls = [
+      { prompt: 'Which river flows through Budapest?', model: 'claude-haiku-4-5', answer: answers[0] },
+      { prompt: 'Which river flows through Bratislava?', model: 'claude-haiku-4-5', answer: answers[1] },
+    ];
+    for (const { answer } of calls) expect(answer).toMatch(/\w/);
+    const byPrompt = (a: { prompt: string }, b: { prompt: string }) => a.prompt.localeCompare(b.prompt);
+    expect([...traces].sort(byPrompt)).toMatchObject(
+      [...calls].sort(byPrompt).map(({ prompt, model, answer }) => ({
+        prompt,
+        // Assembled from the streamed deltas: the whole answer, as the app read it.
+        response: answer,
+        model,
+        provider: 'anthropic',
+        usage: { inputTokens: prompt.split(/\s+/).length, outputTokens: answer.split(/\s+/).length },
+      })),
+    );
+    expect(traces).toHaveLength(2);
+    for (const trace of traces) expect(trace.spans.map((span) => span.name)).toEqual([`chat ${trace.model}`]);
+  });
+
+  it.each([
     ['--import', 'langchain-app.mjs'],
     ['--require', 'langchain-app.cjs'],
   ])(

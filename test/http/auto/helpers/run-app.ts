@@ -6,6 +6,8 @@ export interface AppRun {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** `Date.now()` when the process was seen to end (taken in the exit handler, not after an `await`). */
+  exitedAt: number;
 }
 
 /** An app process still running. */
@@ -45,8 +47,9 @@ export function startApp(dir: string, args: string[], env: Record<string, string
   const exited = new Promise<AppRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
+      const exitedAt = Date.now();
       running.delete(child);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, exitedAt });
     });
   });
   return {
