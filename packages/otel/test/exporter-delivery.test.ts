@@ -182,6 +182,7 @@ describe('AqmSpanExporter behind a BatchSpanProcessor', () => {
     gate.resolve();
     expect((await later.result).code).toBe(ExportResultCode.SUCCESS);
     expect(service.accepted.get(idleTraceId)).toBe(1);
+    expect(service.accepted.get(laterTraceId)).toBe(1);
     root.end();
   });
 

@@ -1,5 +1,11 @@
 import { type RunningServer, startServer } from '@aqm/server';
-import { type EvalMetric, evaluationResultSchema, traceSchema, traceSummarySchema } from '@aqm/wire';
+import {
+  type EvalMetric,
+  evaluationResultSchema,
+  type Span,
+  traceSchema,
+  traceSummarySchema,
+} from '@aqm/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller, makeTrace, newTraceId, uniqueName } from './helpers.js';
 
@@ -26,7 +32,7 @@ describe('trace submission and results', () => {
 
   it('stores, scores and answers { accepted, traceIds }; results are readable at once', async () => {
     const id = await scoredApp();
-    const span = {
+    const span: Span = {
       spanId: 'a1b2c3d4e5f60718',
       name: 'chat gpt-4o',
       kind: 'client',

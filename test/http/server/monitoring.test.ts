@@ -79,7 +79,7 @@ describe('monitoring configuration', () => {
   it('refuses plugin ids outside the catalog or under the wrong category', async () => {
     const [[category, list], [otherCategory]] = Object.entries(plugins) as [
       [string, { type: string }[]],
-      [string],
+      [string, unknown],
     ];
     const id = await newApp();
     const unknownId = await put(id, {
@@ -143,7 +143,7 @@ describe('monitoring configuration', () => {
   it('arrays and objects given replace the stored ones; omitted fields stay', async () => {
     const id = await newApp();
     const [a, b] = metrics as [EvalMetric, EvalMetric];
-    const [[category, list]] = Object.entries(plugins) as [[string, { type: string }[]]];
+    const [category, list] = Object.entries(plugins)[0] as [string, { type: string }[]];
     await put(id, {
       metrics: [{ type: a.name }, { type: b.name }],
       plugins: { [category]: [list[0]?.type] },

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkDemo } from '../../../scripts/demo/checks.mjs';
 import { DEMO_CONVERSATIONS, DEMO_TURNS } from '../../../scripts/demo/conversations.mjs';
 
-// Records shaped as the service returns them, reduced to the fields the checks read.
+// Records shaped as the service returns them, reduced to the fields the checks read (hence the cast).
+type DemoRecords = Parameters<typeof checkDemo>[0];
 function trace(sessionId: string, n: number) {
   return { traceId: n.toString(16).padStart(32, '0'), sessionId };
 }
@@ -34,7 +35,7 @@ function goodRecords() {
 
 describe('demo checks', () => {
   it('pass when every message has a trace and the guardrails did their part', () => {
-    const results = checkDemo(goodRecords(), DEMO_CONVERSATIONS);
+    const results = checkDemo(goodRecords() as unknown as DemoRecords, DEMO_CONVERSATIONS);
     expect(results.map((r) => r.problem)).toEqual(results.map(() => undefined));
     expect(results[0]?.label).toBe(`one trace per message (${DEMO_TURNS})`);
   });
@@ -46,7 +47,7 @@ describe('demo checks', () => {
     if (mallory) mallory.allComponents = [{ passed: false, onFail: 'mask' }];
     const carol = records.guardrails.find((r) => r.guardrail_stage === 'output');
     if (carol) carol.final_content = 'Write to carol.smith@example.org.';
-    const problems = checkDemo(records, DEMO_CONVERSATIONS)
+    const problems = checkDemo(records as unknown as DemoRecords, DEMO_CONVERSATIONS)
       .map((r) => r.problem)
       .filter(Boolean);
     expect(problems).toEqual([
