@@ -1,4 +1,4 @@
-import type { FakeChatRequest } from './types.js';
+import type { FakeChatMessage, FakeChatRequest, FakeLlmApi } from './types.js';
 
 /** A tool offered to the model, with its JSON schema (`parameters` / `input_schema`) when given. */
 export interface ToolSpec {
@@ -21,6 +21,26 @@ export interface Conversation {
   toolChoice: ToolChoice;
   /** The client's cap on answer tokens (`max_tokens`, `max_output_tokens`...), when given. */
   maxTokens: number | undefined;
+}
+
+/**
+ * A {@link Conversation} from the parts every API's parser reads: the recorded request lists each
+ * offered tool by name (and description) only, the answer keeps the whole specs.
+ */
+export function conversationOf(parts: {
+  api: FakeLlmApi;
+  model: string;
+  messages: FakeChatMessage[];
+  toolSpecs: ToolSpec[];
+  stream: boolean;
+  toolChoice: ToolChoice;
+  maxTokens: number | undefined;
+}): Conversation {
+  const { api, model, messages, toolSpecs, stream, toolChoice, maxTokens } = parts;
+  const tools = toolSpecs.map(({ name, description }) =>
+    description === undefined ? { name } : { name, description },
+  );
+  return { request: { model, messages, tools, stream, api }, toolSpecs, toolChoice, maxTokens };
 }
 
 /** A bad request body: the message names the field, the expectation and the value. */

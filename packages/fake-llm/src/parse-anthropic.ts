@@ -1,6 +1,7 @@
 import {
   type Conversation,
   contentText,
+  conversationOf,
   describeValue,
   isRecord,
   optionalPositiveInteger,
@@ -40,20 +41,15 @@ export function parseAnthropic(body: unknown, forCounting = false): Conversation
       toolSpecs.push(toolSpec(tool.name, tool.description, tool.input_schema));
     }
   }
-  return {
-    request: {
-      model,
-      messages,
-      tools: toolSpecs.map(({ name, description }) =>
-        description === undefined ? { name } : { name, description },
-      ),
-      stream: body.stream === true,
-      api: 'anthropic',
-    },
+  return conversationOf({
+    api: 'anthropic',
+    model,
+    messages,
     toolSpecs,
+    stream: body.stream === true,
     toolChoice: anthropicToolChoice(body.tool_choice),
     maxTokens,
-  };
+  });
 }
 
 /**

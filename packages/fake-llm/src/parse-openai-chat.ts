@@ -1,6 +1,7 @@
 import {
   type Conversation,
   contentText,
+  conversationOf,
   describeValue,
   isRecord,
   optionalPositiveInteger,
@@ -32,20 +33,15 @@ export function parseOpenAiChat(body: unknown): {
   const toolSpecs = chatTools(body);
   const maxTokens =
     optionalPositiveInteger(body, 'max_completion_tokens') ?? optionalPositiveInteger(body, 'max_tokens');
-  const conversation: Conversation = {
-    request: {
-      model,
-      messages,
-      tools: toolSpecs.map(({ name, description }) =>
-        description === undefined ? { name } : { name, description },
-      ),
-      stream: body.stream === true,
-      api: 'openai-chat',
-    },
+  const conversation = conversationOf({
+    api: 'openai-chat',
+    model,
+    messages,
     toolSpecs,
+    stream: body.stream === true,
     toolChoice: chatToolChoice(body.tool_choice ?? body.function_call),
     maxTokens,
-  };
+  });
   const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
   return { conversation, streamOptions: { includeUsage } };
 }

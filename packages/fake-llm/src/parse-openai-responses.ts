@@ -1,6 +1,7 @@
 import {
   type Conversation,
   contentText,
+  conversationOf,
   describeValue,
   isRecord,
   optionalPositiveInteger,
@@ -39,20 +40,15 @@ export function parseOpenAiResponses(body: unknown): Conversation {
       toolSpecs.push(toolSpec(tool.name, tool.description, tool.parameters));
     }
   }
-  return {
-    request: {
-      model,
-      messages,
-      tools: toolSpecs.map(({ name, description }) =>
-        description === undefined ? { name } : { name, description },
-      ),
-      stream: body.stream === true,
-      api: 'openai-responses',
-    },
+  return conversationOf({
+    api: 'openai-responses',
+    model,
+    messages,
     toolSpecs,
+    stream: body.stream === true,
     toolChoice: responsesToolChoice(body.tool_choice),
     maxTokens: optionalPositiveInteger(body, 'max_output_tokens'),
-  };
+  });
 }
 
 function inputItem(
