@@ -59,6 +59,9 @@ export class AqmSpanExporter implements SpanExporter, LlmLogSink {
       callback({ code: ExportResultCode.SUCCESS });
       return;
     }
+    // The SDK's batch processor already batched these spans and waits for this callback before
+    // its next export: holding them back to fill a batch would only delay it.
+    this.#pipeline.sendNow();
     waitForTickets(tickets, this.#exportTimeoutMs, callback);
   }
 

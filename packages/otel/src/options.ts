@@ -35,10 +35,17 @@ export interface AqmOtelOptions {
   allowInsecureHttp?: boolean;
   /** Requests in flight at once. Default 2. */
   concurrency?: number;
-  /** Traces per request, 1..100. Default 50. */
+  /** Traces per request, 1..100. Default 100. */
   maxBatchTraces?: number;
   /** Bytes of JSON per request, up to 5 MiB. Default 1 MiB. */
   maxBatchBytes?: number;
+  /**
+   * Longest a trace waits for others to fill its request (`maxBatchTraces`/`maxBatchBytes`), in ms,
+   * 0..60000. A full batch goes at once, and so does everything on `forceFlush()`, `shutdown()`
+   * and what `AqmSpanExporter.export()` waits for. 0 sends whatever is waiting as soon as a
+   * request slot is free. Default 200.
+   */
+  batchDelayMs?: number;
   /** Traces held (queued and in flight) before new ones are dropped. Default 2048. */
   maxQueueTraces?: number;
   /** Bytes of JSON held (queued and in flight) before new traces are dropped. Default 32 MiB. */
@@ -82,6 +89,7 @@ export interface ResolvedOptions {
   concurrency: number;
   maxBatchTraces: number;
   maxBatchBytes: number;
+  batchDelayMs: number;
   maxQueueTraces: number;
   maxQueueBytes: number;
   maxRetryElapsedMs: number;
@@ -109,6 +117,7 @@ const KNOWN_OPTIONS = new Set<string>([
   'concurrency',
   'maxBatchTraces',
   'maxBatchBytes',
+  'batchDelayMs',
   'maxQueueTraces',
   'maxQueueBytes',
   'maxRetryElapsedMs',
@@ -251,8 +260,15 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     client,
     allowInsecureHttp: booleanOption('allowInsecureHttp', raw.allowInsecureHttp, false),
     concurrency: integerOption('concurrency', raw.concurrency, 2, 1, 64),
-    maxBatchTraces: integerOption('maxBatchTraces', raw.maxBatchTraces, 50, 1, MAX_TRACES_PER_SUBMISSION),
+    maxBatchTraces: integerOption(
+      'maxBatchTraces',
+      raw.maxBatchTraces,
+      MAX_TRACES_PER_SUBMISSION,
+      1,
+      MAX_TRACES_PER_SUBMISSION,
+    ),
     maxBatchBytes,
+    batchDelayMs: integerOption('batchDelayMs', raw.batchDelayMs, 200, 0, 60_000),
     maxQueueTraces: integerOption('maxQueueTraces', raw.maxQueueTraces, 2048, 1),
     maxQueueBytes: integerOption('maxQueueBytes', raw.maxQueueBytes, 32 * MIB, 1024),
     maxRetryElapsedMs: integerOption('maxRetryElapsedMs', raw.maxRetryElapsedMs, 300_000, 0),

@@ -59,6 +59,15 @@ function gateAnswers() {
 }
 
 describe('AqmSpanExporter.export', () => {
+  it('sends the traces an export() waits for at once, without waiting for batchDelayMs', async () => {
+    const { exporter } = createExporter({ batchDelayMs: 60_000 });
+    const spans = await captureSpans([['Ping?', 'Pong.']]);
+    const { result } = exportNow(exporter, spans);
+    // Sent at once: the batch delay would otherwise hold the callback for a minute.
+    expect(await result).toEqual({ code: ExportResultCode.SUCCESS });
+    expect(service.batchSizes).toEqual([1]);
+  });
+
   it('calls back SUCCESS only after the service accepted the traces of that call', async () => {
     const spans = await captureSpans([
       ['q1', 'a1'],

@@ -29,6 +29,19 @@ export class HeldTraces {
     return this.#waiting.length;
   }
 
+  /** Sequence number of the trace at the front of the queue; `undefined` when none waits. */
+  get oldestWaiting(): number | undefined {
+    return this.#waiting.peek()?.sequence;
+  }
+
+  /** Whether the waiting traces fill a request of `maxTraces` traces or `maxBytes` bytes. */
+  fillsBatch(maxTraces: number, maxBytes: number): boolean {
+    return (
+      this.#waiting.length >= maxTraces ||
+      this.#waiting.bytes + this.#waiting.length + BODY_OVERHEAD_BYTES >= maxBytes
+    );
+  }
+
   /** Traces in batches being sent or waiting for a retry. */
   get inFlight(): number {
     return this.#live.size - this.#waiting.length;

@@ -21,6 +21,8 @@ export interface QueuedTrace {
   json: string;
   /** UTF-8 bytes of `json`, computed once (and again only when the record is shrunk). */
   bytes: number;
+  /** Order of arrival in the queue (1, 2, ...): which traces a flush or an expired wait makes due. */
+  readonly sequence: number;
   /** How many shrink steps were applied after the service answered 413 for this trace alone. */
   shrinkStep: number;
   /** Settles once, with the outcome. */
@@ -31,7 +33,7 @@ export interface QueuedTrace {
 }
 
 /** Creates the queue entry of a record already serialised to JSON. */
-export function createQueuedTrace(traceId: string, json: string): QueuedTrace {
+export function createQueuedTrace(traceId: string, json: string, sequence: number): QueuedTrace {
   let resolve!: (outcome: DeliveryOutcome) => void;
   const settled = new Promise<DeliveryOutcome>((r) => {
     resolve = r;
@@ -40,6 +42,7 @@ export function createQueuedTrace(traceId: string, json: string): QueuedTrace {
     traceId,
     json,
     bytes: Buffer.byteLength(json, 'utf8'),
+    sequence,
     shrinkStep: 0,
     settled,
     resolve,

@@ -7,19 +7,27 @@ import type { QueuedTrace } from './queued-trace.js';
 export class RecordQueue {
   #items: QueuedTrace[] = [];
   #head = 0;
+  #bytes = 0;
 
   get length(): number {
     return this.#items.length - this.#head;
   }
 
+  /** JSON bytes of the entries waiting. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   push(entry: QueuedTrace): void {
     this.#items.push(entry);
+    this.#bytes += entry.bytes;
   }
 
   /** Puts entries back at the front, in their order (a paused batch gives its traces back). */
   unshift(entries: readonly QueuedTrace[]): void {
     this.#items = [...entries, ...this.#items.slice(this.#head)];
     this.#head = 0;
+    for (const entry of entries) this.#bytes += entry.bytes;
   }
 
   peek(): QueuedTrace | undefined {
@@ -31,6 +39,7 @@ export class RecordQueue {
     if (entry === undefined) return undefined;
     this.#items[this.#head] = undefined as unknown as QueuedTrace; // release for the GC
     this.#head += 1;
+    this.#bytes -= entry.bytes;
     if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
       this.#items = this.#items.slice(this.#head);
       this.#head = 0;
@@ -60,6 +69,7 @@ export class RecordQueue {
     const all = this.#items.slice(this.#head);
     this.#items = [];
     this.#head = 0;
+    this.#bytes = 0;
     return all;
   }
 }

@@ -26,6 +26,8 @@ export interface SenderOptions {
   concurrency: number;
   maxBatchTraces: number;
   maxBatchBytes: number;
+  /** Longest a partial batch waits for more traces before it is sent; 0 sends at once. */
+  batchDelayMs: number;
   maxQueueTraces: number;
   maxQueueBytes: number;
   maxRetryElapsedMs: number;

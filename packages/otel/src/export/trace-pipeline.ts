@@ -145,6 +145,11 @@ export class TracePipeline {
     return collected;
   }
 
+  /** Sends every queued trace without waiting for its batch to fill (for a caller awaiting delivery). */
+  sendNow(): void {
+    this.#sender.sendNow();
+  }
+
   /** Joins a content log record to its trace. Never throws. */
   addLog(log: LlmLogRecord): void {
     if (this.isShutdown) return;

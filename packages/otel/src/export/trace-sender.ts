@@ -3,6 +3,7 @@ import type { DiagLogger } from '@opentelemetry/api';
 import PQueue from 'p-queue';
 import { aqmDiag } from '../diag.js';
 import { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+import { BatchLinger } from './batch-linger.js';
 import { DropCounter } from './drop-counter.js';
 import { HeldTraces } from './held-traces.js';
 import { keepAliveUntil } from './keep-alive.js';
@@ -45,6 +46,7 @@ export class TraceSender {
   readonly #drops: DropCounter;
   readonly #queue: PQueue;
   readonly #held = new HeldTraces();
+  readonly #linger: BatchLinger;
   #activeBatches = 0;
   #pumpScheduled = false;
   #exported = 0;
@@ -64,6 +66,7 @@ export class TraceSender {
     this.#drops = new DropCounter(this.#logger, this.#timing.reportIntervalMs, this.#timing.now);
     this.#queue = new PQueue({ concurrency: options.concurrency });
     this.#pause = new PauseGate(this.#logger, options);
+    this.#linger = new BatchLinger(options.batchDelayMs, () => this.#schedulePump());
   }
 
   /**
@@ -84,7 +87,7 @@ export class TraceSender {
       this.#drops.add('failed', 1, `A trace could not be serialised: ${String(error)}`);
       return DROPPED;
     }
-    const entry = createQueuedTrace(record.traceId, json);
+    const entry = createQueuedTrace(record.traceId, json, this.#linger.nextSequence());
     if (this.#held.bytes + entry.bytes > maxQueueBytes) return this.#dropQueueFull();
     this.#held.add(entry);
     this.#schedulePump();
@@ -106,6 +109,15 @@ export class TraceSender {
   }
 
   /**
+   * Sends every trace queued so far without waiting for its batch to fill (`batchDelayMs`): for a
+   * caller about to wait for their delivery, such as `AqmSpanExporter.export()`.
+   */
+  sendNow(): void {
+    this.#linger.hurry();
+    this.#schedulePump();
+  }
+
+  /**
    * Resolves once every trace queued before the call has been accepted or given up. Never rejects.
    * While it waits (at most about `maxRetryElapsedMs`), a timer keeps the process alive: the app
    * is explicitly waiting on it.
@@ -113,7 +125,7 @@ export class TraceSender {
   flush(): Promise<void> {
     const waiting = this.#held.tickets();
     if (waiting.length === 0) return Promise.resolve();
-    this.#schedulePump();
+    this.sendNow();
     // Bounded by the longest a batch may be retried, plus one last backoff wait.
     const longest = this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs;
     return keepAliveUntil(
@@ -154,6 +166,7 @@ export class TraceSender {
     const flushed = await Promise.race([this.flush().then(() => true), deadline]);
     clearTimeout(timer);
     this.#stopped = true;
+    this.#linger.stop();
     if (!flushed) {
       this.#hardStop.abort();
       const left = this.#held.dropAll();
@@ -196,9 +209,12 @@ export class TraceSender {
     while (!this.#stopped && this.#held.waiting > 0 && this.#activeBatches < this.#options.concurrency) {
       // While paused, a single batch probes the service; the rest wait in the queue.
       if (this.#pause.paused && this.#pause.probeActive) return;
+      const { maxBatchTraces, maxBatchBytes } = this.#options;
+      const full = this.#held.fillsBatch(maxBatchTraces, maxBatchBytes);
+      // A partial batch waits (up to batchDelayMs) for more traces, unless a flush or shutdown waits on it.
+      if (!this.#closing && !this.#linger.isDue(this.#held.oldestWaiting ?? 0, full)) return;
       const state: BatchState = { probe: this.#pause.paused };
       if (state.probe) this.#pause.probeActive = true;
-      const { maxBatchTraces, maxBatchBytes } = this.#options;
       const batch = this.#held.takeBatch(maxBatchTraces, maxBatchBytes);
       this.#activeBatches += 1;
       this.#queue

@@ -33,6 +33,9 @@ export function createTestSender(
     concurrency: 2,
     maxBatchTraces: 50,
     maxBatchBytes: 1024 * 1024,
+    // These tests are about what is sent and when it is retried: batches go as soon as a slot is
+    // free. The wait for a batch to fill has tests of its own (sender-batch-delay.test.ts).
+    batchDelayMs: 0,
     maxQueueTraces: 2048,
     maxQueueBytes: 32 * 1024 * 1024,
     maxRetryElapsedMs: 300_000,
