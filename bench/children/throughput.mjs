@@ -1,15 +1,16 @@
 // Throughput child: one variant, alone in this process. Warms up (same code paths, a throwaway
-// provider), then ends `traces` traces as fast as it can, `chunk` per event-loop turn, and awaits
-// provider.forceFlush(). Measured from the first trace until forceFlush() resolves: CPU of this
-// process, wall time, event-loop delay, peak RSS. The sink's counts are read by the parent.
+// provider), then ends `traces` traces as fast as it can, `chunk` per event-loop turn (the burst), or,
+// with `rate`, at that many per second (the steady rate); then awaits provider.forceFlush(). Measured
+// from the first trace until forceFlush() resolves: CPU of this process, wall time, event-loop delay,
+// peak RSS. The sink's counts are read by the parent.
 //
-// Config (BENCH_CONFIG): { variant, sinkUrl, traces, chunk, warmup, aqm, profileFile? }. With
+// Config (BENCH_CONFIG): { variant, sinkUrl, traces, chunk, warmup, aqm, rate?, profileFile? }. With
 // `profileFile`, the measured window (and only it: no start-up, no warm-up) is CPU-profiled through
 // the inspector, as `node --cpu-prof` would, and written there. Run with --expose-gc.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { childConfig, finish, nextMessage, send, watchdog } from '../lib/children.mjs';
-import { nextTurn, rssSampler, startWindow } from '../lib/measure.mjs';
+import { nextTurn, rssSampler, sleep, startWindow } from '../lib/measure.mjs';
 import { makeVariant } from '../lib/variants.mjs';
 import { endTrace } from '../lib/workload.mjs';
 
@@ -22,6 +23,24 @@ async function produce(tracer, count, chunk) {
     const end = Math.min(count, done + chunk);
     for (let i = done; i < end; i += 1) endTrace(tracer, i);
     await nextTurn();
+  }
+}
+
+const TICK_MS = 10;
+
+/**
+ * Ends `count` traces at `rate` per second: trace i falls due i/rate s after the start. Every TICK_MS
+ * it ends all the traces due by now, counted from the elapsed time, so a late tick catches up and the
+ * rate does not drift.
+ */
+async function pace(tracer, count, rate) {
+  const started = performance.now();
+  let done = 0;
+  while (done < count) {
+    const elapsed = performance.now() - started;
+    const due = Math.min(count, Math.floor((elapsed * rate) / 1000) + 1);
+    for (; done < due; done += 1) endTrace(tracer, done);
+    if (done < count) await sleep(TICK_MS - ((performance.now() - started) % TICK_MS));
   }
 }
 
@@ -59,7 +78,8 @@ if (profiler) {
 const rss = rssSampler();
 const window = startWindow();
 const started = performance.now();
-await produce(tracer, config.traces, config.chunk);
+if (config.rate) await pace(tracer, config.traces, config.rate);
+else await produce(tracer, config.traces, config.chunk);
 const produceMs = performance.now() - started;
 // The OTLP pipeline's forceFlush() may reject (e.g. "Concurrent export limit reached"); what it lost
 // shows in the share delivered, and the error is reported.

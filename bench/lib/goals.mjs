@@ -1,10 +1,11 @@
 // The issue's goals, judged from a run's figures. A scenario that did not run judges nothing.
+// The steady-rate line is for information: it is not one of the issue's goals.
 import { MiB } from './measure.mjs';
 
 const LOOP_P99_LIMIT_MS = 20;
 const OUTAGE_SLACK_BYTES = 64 * MiB;
 
-export function judgeGoals({ throughput, outage }) {
+export function judgeGoals({ throughput, steady, outage }) {
   const goals = [];
   const ours = throughput?.medians.ours;
   const otlp = throughput?.medians.otlp;
@@ -56,5 +57,46 @@ export function judgeGoals({ throughput, outage }) {
         oursOutage.delivered + oursOutage.droppedTotal === oursOutage.traces,
     });
   }
+  // Last, so the issue's goals keep their places in the table and in the History lines.
+  const steadyGoal = steady && judgeSteady(steady);
+  if (steadyGoal) goals.push(steadyGoal);
   return goals;
+}
+
+/**
+ * For information (it does not call for a profile): CPU per trace at a rate every variant keeps up
+ * with, so that every variant delivers every trace and the CPU pays for the same work. When a variant
+ * with an exporter fell short of 100% in any round, the rate was not one it keeps up with: the line
+ * says so instead of comparing.
+ */
+function judgeSteady({ options, runs, medians }) {
+  const ours = medians.ours;
+  const otlp = medians.otlp;
+  if (!ours || !otlp) return undefined;
+  const goal = 'CPU per trace at a steady rate every variant keeps up with (ratio <= 1.0)';
+  const at = `at ${options.rate} traces/s`;
+  const short = Object.entries(runs)
+    .filter(([variant]) => variant !== 'bare')
+    .map(([variant, list]) => [variant, Math.min(...list.map((run) => run.deliveredShare))])
+    .filter(([, worst]) => worst < 1);
+  if (short.length > 0) {
+    const who = short.map(([variant, worst]) => `${variant} ${(worst * 100).toFixed(1)}%`).join(', ');
+    return {
+      goal,
+      measured: `not compared: not every variant kept up ${at} (delivered in its worst round: ${who}); try a lower --rate`,
+      met: false,
+      informational: true,
+    };
+  }
+  const ratio = ours.cpuUsPerTrace / otlp.cpuUsPerTrace;
+  const noloss = medians['otlp-noloss'];
+  const likeForLike = noloss
+    ? `; vs OTLP with no loss ${noloss.cpuUsPerTrace.toFixed(1)} µs/trace, ratio ${(ours.cpuUsPerTrace / noloss.cpuUsPerTrace).toFixed(2)}`
+    : '';
+  return {
+    goal,
+    measured: `${ours.cpuUsPerTrace.toFixed(1)} vs ${otlp.cpuUsPerTrace.toFixed(1)} µs/trace ${at}, ratio ${ratio.toFixed(2)}${likeForLike}; all delivered 100%`,
+    met: ratio <= 1,
+    informational: true,
+  };
 }

@@ -1,99 +1,10 @@
 // Turns a run's figures into bench/RESULTS.md: the machine and command first, then a table per
-// scenario (ours, OTLP, ratio), the goals, and where the time goes when profiled.
+// scenario (ours, OTLP, ratio; the throughput and steady-rate ones in report-throughput.mjs), the
+// goals, and where the time goes when profiled.
 import { existsSync, readFileSync } from 'node:fs';
-import { MiB } from './measure.mjs';
+import { f0, f1, mibOf, pct, table } from './markdown.mjs';
+import { steadySection, throughputSection } from './report-throughput.mjs';
 import { TEXT_SIZES } from './workload.mjs';
-
-const fixed = (digits) => (value) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-const f0 = fixed(0);
-const f1 = fixed(1);
-const f2 = fixed(2);
-const pct = (value) => (Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : 'n/a');
-const mibOf = (bytes) => (Number.isFinite(bytes) ? `${(bytes / MiB).toFixed(1)} MiB` : 'n/a');
-
-/**
- * A Markdown table with its columns padded, as the repository's formatter (Biome) writes them, so a
- * freshly written RESULTS.md passes `pnpm lint`. `align`: 'l' or 'r' per column.
- */
-function table(header, align, rows) {
-  const all = [header, ...rows].map((row) => row.map(String));
-  const widths = header.map((_, i) => Math.max(3, ...all.map((row) => [...row[i]].length)));
-  const pad = (cell, i) => {
-    const fill = ' '.repeat(widths[i] - [...cell].length);
-    return align[i] === 'r' ? fill + cell : cell + fill;
-  };
-  const line = (cells) => `| ${cells.map(pad).join(' | ')} |`;
-  const rule = widths.map((w, i) => (align[i] === 'r' ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w)));
-  return [line(all[0]), `| ${rule.join(' | ')} |`, ...all.slice(1).map(line)];
-}
-
-/** The rows of the throughput table: label, key, format, and whether lower is better. */
-const THROUGHPUT_ROWS = [
-  ['CPU per trace produced (µs, user+system, app process)', 'cpuUsPerTrace', f1],
-  ['— of which the exporter (minus the bare provider, µs)', 'exporterCpuUsPerTrace', f1],
-  ['CPU per trace delivered (µs)', 'cpuUsPerDelivered', f1],
-  ['Traces per second until forceFlush() resolves', 'tracesPerSec', f0],
-  ['Bytes on the wire per delivered trace (HTTP request, headers + body)', 'wireBytesPerTrace', f0],
-  ['Share of traces delivered', 'deliveredShare', pct],
-  ['Event-loop delay p99 while exporting (ms)', 'loopP99Ms', f1],
-  ['Event-loop delay max (ms)', 'loopMaxMs', f1],
-  ['Peak RSS (MiB)', 'peakRssMiB', f0],
-  ['Peak RSS growth over the warmed-up baseline (MiB)', 'growthRssMiB', f0],
-];
-
-function throughputSection({ options, runs, medians }) {
-  const { ours, otlp, bare } = medians;
-  const noloss = medians['otlp-noloss'];
-  const lines = [
-    '## Throughput',
-    '',
-    `${options.traces} traces per run, ${options.chunk} per event-loop turn, after a warm-up of ${options.warmup}; ` +
-      `${options.rounds} rounds, variants interleaved (${options.variants.join(', ')}, order rotated each round), ` +
-      'each in its own child process with its own loopback sink. Medians over the rounds. "OTLP" is ' +
-      '`BatchSpanProcessor(OTLPTraceExporter)` with default settings (what users have: it drops spans when its ' +
-      '2,048-span queue is full); "OTLP, no loss" has its span queue raised to hold the burst, for a like-for-like ' +
-      'comparison of the work per delivered trace.',
-    '',
-  ];
-  const header = ['figure', 'ours', 'OTLP', 'ratio ours/OTLP'];
-  if (noloss) header.push('OTLP, no loss', 'ratio ours/no loss');
-  header.push('bare provider');
-  const rows = THROUGHPUT_ROWS.map(([label, key, format]) => [
-    label,
-    format(ours?.[key]),
-    format(otlp?.[key]),
-    f2(ours?.[key] / otlp?.[key]),
-    ...(noloss ? [format(noloss[key]), f2(ours?.[key] / noloss[key])] : []),
-    format(bare?.[key]),
-  ]);
-  lines.push(...table(header, ['l', ...header.slice(1).map(() => 'r')], rows));
-  lines.push('', '<details><summary>Every run</summary>', '');
-  const every = Object.entries(runs).flatMap(([variant, list]) =>
-    list.map((run, i) => [
-      variant,
-      i + 1,
-      f1(run.cpuUsPerTrace),
-      f0(run.tracesPerSec),
-      pct(run.deliveredShare),
-      f0(run.wireBytesPerTrace),
-      f1(run.loopP99Ms),
-      f0(run.peakRssMiB),
-    ]),
-  );
-  const everyHeader = [
-    'variant',
-    'round',
-    'µs/trace',
-    'traces/s',
-    'delivered',
-    'B/trace',
-    'loop p99 ms',
-    'peak RSS MiB',
-  ];
-  lines.push(...table(everyHeader, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'], every));
-  lines.push('', '</details>', '');
-  return lines;
-}
 
 function outageSection({ options, runs }) {
   const lines = [
@@ -128,7 +39,10 @@ function outageSection({ options, runs }) {
 }
 
 function goalsSection(goals) {
-  const rows = goals.map((goal) => [goal.goal, goal.measured, goal.met ? 'met' : '**missed**']);
+  // An informational line (the steady rate) is not one of the issue's goals: not missed in bold.
+  const verdict = (goal) =>
+    goal.met ? 'met' : goal.informational ? 'missed (for information)' : '**missed**';
+  const rows = goals.map((goal) => [goal.goal, goal.measured, verdict(goal)]);
   return ['## Goals', '', ...table(['goal', 'measured', 'met?'], ['l', 'l', 'l'], rows), ''];
 }
 
@@ -174,7 +88,7 @@ function profileSection(profiles) {
 
 /**
  * @param {{ machine: object, command: string, date: string, wallSeconds: number, throughput?: object,
- *   outage?: object, profiles?: object, goals: object[], notes: string[] }} run
+ *   steady?: object, outage?: object, profiles?: object, goals: object[], notes: string[] }} run
  */
 export function renderResults(run) {
   const m = run.machine;
@@ -190,6 +104,7 @@ export function renderResults(run) {
     ...run.notes.map((note) => `> ${note}`),
     '',
     ...(run.throughput ? throughputSection(run.throughput) : []),
+    ...(run.steady ? steadySection(run.steady) : []),
     ...(run.outage ? outageSection(run.outage) : []),
     ...goalsSection(run.goals),
     ...(run.profiles ? profileSection(run.profiles) : []),

@@ -1,6 +1,8 @@
 // Throughput scenario (parent side): the variants run interleaved, one child process each, a fresh
 // loopback sink each, for `rounds` rounds; the order rotates every round so no variant always runs
-// first (or last) on a machine whose load drifts. Figures are medians over the rounds.
+// first (or last) on a machine whose load drifts. Figures are medians over the rounds. With
+// `options.rate`, the children end their traces at that rate instead of as fast as they can (the
+// steady-rate scenario, scenarios/steady.mjs).
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { runChild } from '../lib/children.mjs';
@@ -16,6 +18,7 @@ function figures(result, sink) {
     cpuUsPerTrace: result.cpuUs / result.traces,
     cpuUsPerDelivered: delivered > 0 ? result.cpuUs / delivered : Number.NaN,
     tracesPerSec: result.traces / (result.wallMs / 1000),
+    producedPerSec: result.traces / (result.produceMs / 1000),
     wallMs: result.wallMs,
     produceMs: result.produceMs,
     wireBytesPerTrace: delivered > 0 ? sink.wireBytes / delivered : Number.NaN,
@@ -42,6 +45,7 @@ export async function runOnce(variant, options, log) {
         sinkUrl: sink.url,
         traces: options.traces,
         chunk: options.chunk,
+        rate: options.rate,
         warmup: options.warmup,
         deadlineMs: options.deadlineMs,
         profileFile: options.profileFile,
@@ -58,11 +62,15 @@ export async function runOnce(variant, options, log) {
       },
     });
     const run = figures(result, sink.snapshot(2));
+    // The burst: traces per second until forceFlush() resolves; at a rate: how fast they were produced.
+    const perSec = options.rate
+      ? `${run.producedPerSec.toFixed(0).padStart(6)} produced/s`
+      : `${run.tracesPerSec.toFixed(0).padStart(6)} traces/s`;
     log(
       `  ${variant.padEnd(11)} ${run.cpuUsPerTrace.toFixed(1).padStart(7)} µs/trace  ` +
-        `${run.tracesPerSec.toFixed(0).padStart(6)} traces/s  ${(run.deliveredShare * 100).toFixed(1).padStart(5)}% delivered  ` +
+        `${perSec}  ${(run.deliveredShare * 100).toFixed(1).padStart(5)}% delivered  ` +
         `${run.wireBytesPerTrace.toFixed(0).padStart(5)} B/trace  loop p99 ${run.loopP99Ms.toFixed(1)} ms  ` +
-        `peak RSS ${run.peakRssMiB.toFixed(0)} MiB`,
+        `peak RSS ${run.peakRssMiB.toFixed(0)} MiB  ${run.requests} requests`,
     );
     if (result.flushError) log(`    ${variant}: forceFlush() rejected: ${result.flushError}`);
     if (variant === 'ours' && result.stats.droppedTraces.total > 0) {
@@ -76,7 +84,7 @@ export async function runOnce(variant, options, log) {
 
 /**
  * @param {{ traces: number, rounds: number, chunk: number, warmup: number, variants: string[],
- *   deadlineMs: number }} options
+ *   deadlineMs: number, rate?: number }} options `rate`: traces per second; without it, a burst.
  */
 export async function throughputScenario(options, log = console.log) {
   const runs = Object.fromEntries(options.variants.map((v) => [v, []]));
