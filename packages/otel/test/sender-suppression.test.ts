@@ -31,6 +31,7 @@ describe('TraceSender tracing suppression', () => {
       concurrency: 1,
       maxBatchTraces: 1,
       maxBatchBytes: 1024 * 1024,
+      batchDelayMs: 0,
       maxQueueTraces: 10,
       maxQueueBytes: 1024 * 1024,
       maxRetryElapsedMs: 0,
