@@ -3,6 +3,7 @@ import type { MaskFunction } from '../privacy/mask.js';
 import { TextSanitizer } from '../privacy/text-sanitizer.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
+import type { MetadataValue } from './conventions/types.js';
 import { isoOf } from './iso-time.js';
 import type { LlmLogRecord } from './llm-log-record.js';
 import { modelAndProvider, promptAndResponse } from './record-content.js';
@@ -28,6 +29,9 @@ export interface RecordOptions {
    */
   mask?: MaskFunction | undefined;
 }
+
+/** What a trace whose metadata cannot be read contributes (shared: it is only iterated). */
+const NO_METADATA: ReadonlyMap<string, MetadataValue> = new Map();
 
 function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number): EvaluationTrace {
   const sanitizer = new TextSanitizer({ maxValueChars: options.maxValueChars, mask: options.mask });
@@ -65,7 +69,7 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
   const appVersion = options.appVersion ?? deploymentString(trace, ['service.version']);
   if (appVersion !== undefined) record.appVersion = sanitizer.truncate(appVersion);
   const metadata: Record<string, string | number | boolean> = {};
-  for (const [key, value] of attempt(() => traceMetadata(trace), new Map())) {
+  for (const [key, value] of attempt(() => traceMetadata(trace), NO_METADATA)) {
     // Keys travel as text too: repaired (and bounded) like the attribute keys of wire spans.
     metadata[sanitizer.truncate(key)] =
       typeof value === 'string' ? sanitizer.clean(value, `metadata.${key}`) : value;

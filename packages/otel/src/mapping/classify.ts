@@ -1,4 +1,4 @@
-import { attempt } from './attempt.js';
+import { ask, detects } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { ConventionName, SpanRole } from './conventions/types.js';
 import type { SpanView } from './span-view.js';
@@ -18,7 +18,7 @@ const MODEL_KEYS = [
  */
 export function classifySpan(view: SpanView): SpanRole {
   for (const reader of READER_ORDER.kind) {
-    const role = attempt(() => reader.kind?.(view), undefined);
+    const role = ask(reader, 'kind', view);
     if (role !== undefined) return role;
   }
   for (const key of MODEL_KEYS) if (view.str(key) !== undefined) return 'llm';
@@ -36,7 +36,12 @@ export function isLlmIsh(role: SpanRole): boolean {
 export function conventionsOf(views: readonly SpanView[]): ConventionName[] {
   const seen: ConventionName[] = [];
   for (const reader of READER_ORDER.all) {
-    if (views.some((view) => attempt(() => reader.detect(view), false))) seen.push(reader.name);
+    for (const view of views) {
+      if (detects(reader, view)) {
+        seen.push(reader.name);
+        break;
+      }
+    }
   }
   return seen;
 }

@@ -1,14 +1,16 @@
 /**
  * Groups flattened, indexed attributes (`llm.input_messages.0.message.role`, `gen_ai.prompt.1.content`)
  * by index: one record per index, keyed by what follows `{prefix}{i}.`, in index order.
- * One pass over the keys; no regular expressions.
+ * One pass over the keys; no regular expressions. `keys` are those of `attributes` (or those of
+ * them that start with `prefix`), when the caller already has them listed (see `SpanView.keys`).
  */
 export function groupIndexed(
   attributes: Readonly<Record<string, unknown>>,
   prefix: string,
+  keys: readonly string[] = Object.keys(attributes),
 ): Record<string, unknown>[] {
   let groups: Map<number, Record<string, unknown>> | undefined;
-  for (const key of Object.keys(attributes)) {
+  for (const key of keys) {
     if (!key.startsWith(prefix)) continue;
     const dot = key.indexOf('.', prefix.length);
     if (dot <= prefix.length) continue;
@@ -35,8 +37,8 @@ export function groupIndexed(
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map((entry) => entry[1]);
 }
 
-/** Whether any attribute key starts with `prefix` (cheaper than grouping when only presence matters). */
-export function hasKeyWithPrefix(attributes: Readonly<Record<string, unknown>>, prefix: string): boolean {
-  for (const key of Object.keys(attributes)) if (key.startsWith(prefix)) return true;
+/** Whether any of `keys` starts with `prefix` (cheaper than grouping when only presence matters). */
+export function hasKeyWithPrefix(keys: readonly string[], prefix: string): boolean {
+  for (const key of keys) if (key.startsWith(prefix)) return true;
   return false;
 }

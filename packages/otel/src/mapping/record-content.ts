@@ -1,7 +1,7 @@
-import { attempt } from './attempt.js';
+import { ask } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { ConventionReader } from './conventions/types.js';
-import { type Message, promptTextOf, responseTextOf } from './messages.js';
+import { promptTextOf, responseTextOf } from './messages.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
 
@@ -11,7 +11,7 @@ type Side = 'prompt' | 'response';
 function sideText(view: SpanView, side: Side): string | undefined {
   return view.memo(side === 'prompt' ? 'text:prompt' : 'text:response', () => {
     for (const reader of READER_ORDER.content) {
-      const messages: Message[] | undefined = attempt(() => reader[side]?.(view), undefined);
+      const messages = ask(reader, side, view);
       if (messages === undefined || messages.length === 0) continue;
       const text = side === 'prompt' ? promptTextOf(messages) : responseTextOf(messages);
       if (text !== undefined) return text;
@@ -56,11 +56,11 @@ export function promptAndResponse(trace: TraceStructure): { prompt: string; resp
 function firstAnswer(
   views: readonly SpanView[],
   readers: readonly ConventionReader[],
-  read: (reader: ConventionReader, view: SpanView) => string | undefined,
+  question: 'model' | 'provider',
 ): string | undefined {
   for (const view of views) {
     for (const reader of readers) {
-      const value = attempt(() => read(reader, view), undefined);
+      const value = ask(reader, question, view);
       if (value !== undefined) return value;
     }
   }
@@ -74,7 +74,7 @@ function firstAnswer(
 export function modelAndProvider(trace: TraceStructure): { model?: string; provider?: string } {
   const order = [...latestFirst(trace), ...trace.topFirst];
   return {
-    model: firstAnswer(order, READER_ORDER.model, (reader, view) => reader.model?.(view)),
-    provider: firstAnswer(order, READER_ORDER.provider, (reader, view) => reader.provider?.(view)),
+    model: firstAnswer(order, READER_ORDER.model, 'model'),
+    provider: firstAnswer(order, READER_ORDER.provider, 'provider'),
   };
 }

@@ -1,4 +1,5 @@
 import { attempt } from './attempt.js';
+import { ask } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
@@ -22,24 +23,25 @@ function aqmDocuments(view: SpanView): string[] | undefined {
 export function traceContext(trace: TraceStructure): string[] | undefined {
   const seen = new Set<string>();
   for (const view of trace.views) {
-    const found: Array<string[] | undefined> = READER_ORDER.context.map((reader) =>
-      attempt(() => reader.context?.(view), undefined),
-    );
-    found.push(attempt(() => aqmDocuments(view), undefined));
-    for (const documents of found) {
-      for (const document of documents ?? []) {
-        if (seen.size >= MAX_CONTEXT_ITEMS) break;
-        seen.add(document);
-      }
-    }
+    for (const reader of READER_ORDER.context) addDocuments(seen, ask(reader, 'context', view));
+    const ours = attempt(() => aqmDocuments(view), undefined);
+    addDocuments(seen, ours);
   }
   return seen.size > 0 ? [...seen] : undefined;
+}
+
+/** Adds documents to `seen` in order, as long as it holds fewer than {@link MAX_CONTEXT_ITEMS}. */
+function addDocuments(seen: Set<string>, documents: readonly string[] | undefined): void {
+  for (const document of documents ?? []) {
+    if (seen.size >= MAX_CONTEXT_ITEMS) return;
+    seen.add(document);
+  }
 }
 
 function firstOnTrace(trace: TraceStructure, pick: 'session' | 'user'): string | undefined {
   for (const view of trace.topFirst) {
     for (const reader of READER_ORDER.identity) {
-      const value = attempt(() => reader[pick]?.(view), undefined);
+      const value = ask(reader, pick, view);
       if (value !== undefined) return value;
     }
   }
@@ -53,7 +55,7 @@ export function traceIdentity(trace: TraceStructure): { sessionId?: string; user
 
 /** The first non-empty string among `keys` of the spans' resource (top-level span first). */
 export function resourceString(trace: TraceStructure, keys: readonly string[]): string | undefined {
-  return firstAttribute(trace, keys, (view) => view.span.resource?.attributes);
+  return firstAttribute(trace, keys, 'resource');
 }
 
 /**
@@ -61,16 +63,25 @@ export function resourceString(trace: TraceStructure, keys: readonly string[]): 
  * request-scoped integration such as `@aqm/express` puts it, then from the spans' resource.
  */
 export function deploymentString(trace: TraceStructure, keys: readonly string[]): string | undefined {
-  return firstAttribute(trace, keys, (view) => view.span.attributes) ?? resourceString(trace, keys);
+  return firstAttribute(trace, keys, 'span') ?? resourceString(trace, keys);
+}
+
+/** The attributes of a view's span or of its resource; `undefined` when they cannot be read. */
+function attributesOf(view: SpanView, source: 'span' | 'resource'): Record<string, unknown> | undefined {
+  try {
+    return source === 'span' ? view.span.attributes : view.span.resource?.attributes;
+  } catch {
+    return undefined;
+  }
 }
 
 function firstAttribute(
   trace: TraceStructure,
   keys: readonly string[],
-  pick: (view: SpanView) => Record<string, unknown> | undefined,
+  source: 'span' | 'resource',
 ): string | undefined {
   for (const view of trace.topFirst) {
-    const attributes = attempt(() => pick(view), undefined);
+    const attributes = attributesOf(view, source);
     if (attributes === undefined) continue;
     for (const key of keys) {
       const value = attributes[key];

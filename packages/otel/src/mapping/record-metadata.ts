@@ -1,5 +1,5 @@
-import { attempt } from './attempt.js';
 import { conventionsOf } from './classify.js';
+import { ask } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { MetadataValue } from './conventions/types.js';
 import { resourceString } from './record-context.js';
@@ -22,7 +22,7 @@ export function traceMetadata(trace: TraceStructure): Map<string, MetadataValue>
   if (conventions.length > 0) metadata.set('aqm.convention', conventions.join(','));
   for (const view of trace.topFirst) {
     for (const reader of READER_ORDER.metadata) {
-      const entries = attempt(() => reader.metadata?.(view) ?? [], []);
+      const entries = ask(reader, 'metadata', view) ?? [];
       for (const [key, value] of entries) {
         if (metadata.size >= MAX_METADATA_ENTRIES) return metadata;
         if (!metadata.has(key) && (typeof value !== 'number' || Number.isFinite(value)))

@@ -1,6 +1,6 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import { attempt } from './attempt.js';
 import { isLlmIsh } from './classify.js';
+import { ask } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
@@ -22,7 +22,7 @@ function errorMessageOf(view: SpanView): string | undefined {
 /** The message of a convention's own error mark (e.g. Langfuse's level ERROR), or `undefined`. */
 function conventionErrorOf(view: SpanView): string | undefined {
   for (const reader of READER_ORDER.error) {
-    const message = attempt(() => reader.error?.(view), undefined);
+    const message = ask(reader, 'error', view);
     if (message !== undefined) return message;
   }
   return undefined;

@@ -1,5 +1,5 @@
 import type { Usage } from '@aqm/wire';
-import { attempt } from './attempt.js';
+import { ask } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { TokenCounts } from './conventions/types.js';
 import type { SpanView } from './span-view.js';
@@ -14,7 +14,7 @@ function asCount(value: number | undefined): number | undefined {
 /** The first convention's token counts on a span, with the total derived when absent. */
 function spanUsage(view: SpanView): TokenCounts | undefined {
   for (const reader of READER_ORDER.usage) {
-    const counts = attempt(() => reader.usage?.(view), undefined);
+    const counts = ask(reader, 'usage', view);
     if (counts === undefined) continue;
     const inputTokens = asCount(counts.inputTokens);
     const outputTokens = asCount(counts.outputTokens);

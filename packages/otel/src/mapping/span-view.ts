@@ -1,5 +1,6 @@
 import type { HrTime } from '@opentelemetry/api';
 import type { ReadableSpan, SpanAttributes } from '../sdk-types.js';
+import { AttributeKeys } from './attribute-keys.js';
 import { parseJsonLoose } from './json.js';
 import type { LlmLogRecord } from './llm-log-record.js';
 import { messagesFrom, messagesFromValue } from './message-parsing.js';
@@ -34,9 +35,11 @@ export class SpanView {
   readonly logs: LlmLogRecord[] = [];
   /** Ancestors of this span within its trace (0 for a span whose parent is not in the trace). */
   depth = 0;
-  readonly #json = new Map<string, unknown>();
-  readonly #messages = new Map<string, Message[] | undefined>();
-  readonly #memo = new Map<string, unknown>();
+  // Caches are created on first use: a span that carries no content (HTTP, DB) needs few of them.
+  #keys: AttributeKeys | undefined;
+  #json: Map<string, unknown> | undefined;
+  #messages: Map<string, Message[] | undefined> | undefined;
+  #memo: Map<string, unknown> | undefined;
 
   constructor(span: ReadableSpan, fallbackMs: number) {
     this.span = span;
@@ -45,6 +48,15 @@ export class SpanView {
     this.parentSpanId = parentSpanIdOf(span);
     this.startMs = hrTimeToMs(span.startTime) ?? fallbackMs;
     this.endMs = Math.max(this.startMs, hrTimeToMs(span.endTime) ?? this.startMs);
+  }
+
+  /**
+   * The attribute keys, listed once: every convention scans them for prefixes. Not kept when the
+   * listing throws, so every caller meets the same error as if it listed them itself.
+   */
+  get keys(): AttributeKeys {
+    this.#keys ??= new AttributeKeys(Object.keys(this.attributes));
+    return this.#keys;
   }
 
   /** The raw attribute value. */
@@ -71,10 +83,12 @@ export class SpanView {
 
   /** A string attribute parsed as JSON, once; `undefined` when absent or not JSON. */
   json(key: string): unknown {
-    if (this.#json.has(key)) return this.#json.get(key);
+    this.#json ??= new Map();
+    const cache = this.#json;
+    if (cache.has(key)) return cache.get(key);
     const raw = this.attributes[key];
     const parsed = typeof raw === 'string' ? parseJsonLoose(raw) : undefined;
-    this.#json.set(key, parsed);
+    cache.set(key, parsed);
     return parsed;
   }
 
@@ -83,9 +97,11 @@ export class SpanView {
    * text, and a JSON document holding no messages is kept whole as text.
    */
   messages(key: string): Message[] | undefined {
-    if (this.#messages.has(key)) return this.#messages.get(key);
+    this.#messages ??= new Map();
+    const cache = this.#messages;
+    if (cache.has(key)) return cache.get(key);
     const messages = this.#extractMessages(key);
-    this.#messages.set(key, messages);
+    cache.set(key, messages);
     return messages;
   }
 
@@ -103,9 +119,11 @@ export class SpanView {
 
   /** Memoises a value derived from this span (readers combining several attributes or logs). */
   memo<T>(key: string, compute: () => T): T {
-    if (this.#memo.has(key)) return this.#memo.get(key) as T;
+    this.#memo ??= new Map();
+    const cache = this.#memo;
+    if (cache.has(key)) return cache.get(key) as T;
     const value = compute();
-    this.#memo.set(key, value);
+    cache.set(key, value);
     return value;
   }
 }

@@ -19,6 +19,9 @@ export interface TraceStructure {
   topFirst: SpanView[];
 }
 
+/** Marks, in `assignDepths`, a view on the walk in progress (real depths are never negative). */
+const ON_WALK = -1;
+
 /** Sets each view's depth: its number of ancestors present in the trace (cycles cut). */
 function assignDepths(views: readonly SpanView[]): void {
   const byId = new Map<string, SpanView>();
@@ -26,17 +29,18 @@ function assignDepths(views: readonly SpanView[]): void {
   const known = new Map<SpanView, number>();
   for (const view of views) {
     const path: SpanView[] = [];
-    const onPath = new Set<SpanView>();
     let current: SpanView | undefined = view;
     let base = -1;
-    while (current !== undefined && !onPath.has(current)) {
+    while (current !== undefined) {
       const depth = known.get(current);
+      // Back on this walk: a cycle, cut here as if the path had no parent.
+      if (depth === ON_WALK) break;
       if (depth !== undefined) {
         base = depth;
         break;
       }
       path.push(current);
-      onPath.add(current);
+      known.set(current, ON_WALK);
       current = current.parentSpanId === undefined ? undefined : byId.get(current.parentSpanId);
     }
     // Walk back down the path: each span is one deeper than its parent.

@@ -1,7 +1,6 @@
 import type { Span, SpanEvent, SpanKindName } from '@aqm/wire';
 import type { TextSanitizer } from '../privacy/text-sanitizer.js';
-import type { SpanAttributes } from '../sdk-types.js';
-import { attempt } from './attempt.js';
+import type { SpanAttributes, TimedEvent } from '../sdk-types.js';
 import { isoOf } from './iso-time.js';
 import { hrTimeToMs, type SpanView } from './span-view.js';
 
@@ -28,15 +27,19 @@ function cleanValue(value: unknown, field: string, sanitizer: TextSanitizer, dep
   return cleanAttributes(value as SpanAttributes, field, sanitizer, depth + 1);
 }
 
-/** Attributes with every string (also inside arrays and maps) masked and truncated, and keys repaired. */
+/**
+ * Attributes with every string (also inside arrays and maps) masked and truncated, and keys
+ * repaired. `keys` are those of `attributes`, when the caller already has them listed.
+ */
 function cleanAttributes(
   attributes: SpanAttributes,
   fieldPrefix: string,
   sanitizer: TextSanitizer,
   depth = 0,
+  keys: readonly string[] = Object.keys(attributes),
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(attributes)) {
+  for (const key of keys) {
     const value = attributes[key];
     if (value === undefined) continue;
     // Keys are text that travels too: a lone surrogate or NUL in one is repaired like a value.
@@ -62,7 +65,7 @@ export function toWireSpan(view: SpanView, sanitizer: TextSanitizer, nowMs: numb
     startTime: isoOf(view.startMs, nowMs),
     endTime: isoOf(view.endMs, nowMs),
     status: { code: STATUS_CODES[span.status?.code ?? 0] ?? 'unset' },
-    attributes: cleanAttributes(view.attributes, 'span.attributes.', sanitizer),
+    attributes: cleanAttributes(view.attributes, 'span.attributes.', sanitizer, 0, view.keys.all),
   };
   if (view.parentSpanId !== undefined) wire.parentSpanId = view.parentSpanId;
   const statusMessage = span.status?.message;
@@ -71,18 +74,30 @@ export function toWireSpan(view: SpanView, sanitizer: TextSanitizer, nowMs: numb
   }
   const events: SpanEvent[] = [];
   for (const event of span.events ?? []) {
-    const converted = attempt((): SpanEvent => {
-      const out: SpanEvent = {
-        name: sanitizer.truncate(event.name),
-        time: isoOf(hrTimeToMs(event.time) ?? view.startMs, nowMs),
-      };
-      if (event.attributes !== undefined) {
-        out.attributes = cleanAttributes(event.attributes, `span.events.${event.name}.`, sanitizer);
-      }
-      return out;
-    }, undefined);
+    const converted = toWireEvent(event, view, sanitizer, nowMs);
     if (converted !== undefined) events.push(converted);
   }
   if (events.length > 0) wire.events = events;
   return wire;
+}
+
+/** One span event as the wire carries it, or `undefined` when it cannot be read (the span keeps the rest). */
+function toWireEvent(
+  event: TimedEvent,
+  view: SpanView,
+  sanitizer: TextSanitizer,
+  nowMs: number,
+): SpanEvent | undefined {
+  try {
+    const out: SpanEvent = {
+      name: sanitizer.truncate(event.name),
+      time: isoOf(hrTimeToMs(event.time) ?? view.startMs, nowMs),
+    };
+    if (event.attributes !== undefined) {
+      out.attributes = cleanAttributes(event.attributes, `span.events.${event.name}.`, sanitizer);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
 }

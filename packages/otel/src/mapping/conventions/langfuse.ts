@@ -3,6 +3,9 @@ import type { SpanView } from '../span-view.js';
 import { firstString, prefixedMetadata, scopeName, tokenCounts } from './read-helpers.js';
 import type { ConventionReader, SpanRole, TokenCounts } from './types.js';
 
+/** Langfuse's trace metadata holds no ids of its own to leave out. */
+const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
+
 /** `langfuse.observation.type` → span roles (`span`/`event` say nothing: other conventions decide). */
 const OBSERVATION_TYPES: Record<string, SpanRole> = {
   generation: 'llm',
@@ -55,5 +58,5 @@ export const langfuseReader: ConventionReader = {
     view.str('langfuse.observation.level') === 'ERROR'
       ? (view.str('langfuse.observation.status_message') ?? 'ERROR')
       : undefined,
-  metadata: (view) => prefixedMetadata(view, 'langfuse.trace.metadata.', new Set()),
+  metadata: (view) => prefixedMetadata(view, 'langfuse.trace.metadata.', NOTHING_EXCLUDED),
 };

@@ -7,6 +7,9 @@ const METADATA_PREFIX = 'langsmith.metadata.';
 const SESSION_KEYS = ['session_id', 'thread_id', 'conversation_id'];
 const USER_KEYS = ['user_id'];
 const ID_KEYS = new Set([...SESSION_KEYS, ...USER_KEYS]);
+// Full attribute keys built once: a key concatenated per call must be hashed on every lookup.
+const SESSION_ATTRIBUTES = SESSION_KEYS.map((key) => METADATA_PREFIX + key);
+const USER_ATTRIBUTES = USER_KEYS.map((key) => METADATA_PREFIX + key);
 
 /** LangSmith run types (`langsmith.span.kind`) → span roles. */
 const RUN_TYPES: Record<string, SpanRole> = {
@@ -51,15 +54,7 @@ export const langsmithReader: ConventionReader = {
     view.str('langsmith.span.kind') === 'retriever'
       ? view.memo('langsmith:context', () => retrievedDocuments(view))
       : undefined,
-  session: (view) =>
-    firstString(
-      view,
-      SESSION_KEYS.map((key) => METADATA_PREFIX + key),
-    ),
-  user: (view) =>
-    firstString(
-      view,
-      USER_KEYS.map((key) => METADATA_PREFIX + key),
-    ),
+  session: (view) => firstString(view, SESSION_ATTRIBUTES),
+  user: (view) => firstString(view, USER_ATTRIBUTES),
   metadata: (view) => prefixedMetadata(view, METADATA_PREFIX, ID_KEYS),
 };

@@ -1,10 +1,11 @@
 import { argumentsText, contentText } from '../content-text.js';
-import { groupIndexed, hasKeyWithPrefix } from '../indexed.js';
+import { groupIndexed } from '../indexed.js';
 import { type Message, normaliseRole, type ToolCall } from '../messages.js';
 import type { SpanView } from '../span-view.js';
 import { firstString, tokenCounts } from './read-helpers.js';
 import type { ConventionReader, SpanRole } from './types.js';
 
+const DOCUMENTS_PREFIX = 'retrieval.documents.';
 const KINDS: Record<string, SpanRole> = {
   LLM: 'llm',
   CHAIN: 'top',
@@ -49,7 +50,7 @@ function flattenedMessage(fields: Record<string, unknown>): Message {
 
 function flattenedMessages(view: SpanView, prefix: string, memoKey: string): Message[] | undefined {
   return view.memo(memoKey, () => {
-    const groups = groupIndexed(view.attributes, prefix);
+    const groups = groupIndexed(view.attributes, prefix, view.keys.withPrefix(prefix));
     return groups.length > 0 ? groups.map(flattenedMessage) : undefined;
   });
 }
@@ -70,8 +71,7 @@ function genericValue(view: SpanView, key: string, mimeKey: string): Message[] |
 export const openInferenceReader: ConventionReader = {
   name: 'openinference',
   detect: (view) =>
-    view.get('openinference.span.kind') !== undefined ||
-    hasKeyWithPrefix(view.attributes, 'llm.input_messages.'),
+    view.get('openinference.span.kind') !== undefined || view.keys.hasPrefix('llm.input_messages.'),
   kind(view) {
     const kind = view.str('openinference.span.kind');
     return kind === undefined ? undefined : (KINDS[kind.toUpperCase()] ?? 'other');
@@ -91,7 +91,9 @@ export const openInferenceReader: ConventionReader = {
       view.num('llm.token_count.total'),
     ),
   context(view) {
-    const documents = groupIndexed(view.attributes, 'retrieval.documents.')
+    const keys = view.keys.withPrefix(DOCUMENTS_PREFIX);
+    if (keys.length === 0) return undefined;
+    const documents = groupIndexed(view.attributes, DOCUMENTS_PREFIX, keys)
       .map((document) => document['document.content'])
       .filter((content): content is string => typeof content === 'string' && content !== '');
     return documents.length > 0 ? documents : undefined;

@@ -39,8 +39,8 @@ export function prefixedMetadata(
   excluded: ReadonlySet<string>,
 ): Array<[string, MetadataValue]> {
   const out: Array<[string, MetadataValue]> = [];
-  for (const key of Object.keys(view.attributes)) {
-    if (!key.startsWith(prefix) || excluded.has(key.slice(prefix.length))) continue;
+  for (const key of view.keys.withPrefix(prefix)) {
+    if (excluded.has(key.slice(prefix.length))) continue;
     const value = view.attributes[key];
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
       out.push([key, value]);

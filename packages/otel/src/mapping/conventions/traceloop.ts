@@ -1,5 +1,5 @@
 import { argumentsText, contentText } from '../content-text.js';
-import { groupIndexed, hasKeyWithPrefix } from '../indexed.js';
+import { groupIndexed } from '../indexed.js';
 import { parseJsonLoose } from '../json.js';
 import { type Message, normaliseRole, type ToolCall } from '../messages.js';
 import type { SpanView } from '../span-view.js';
@@ -10,6 +10,9 @@ const ASSOCIATION_PREFIX = 'traceloop.association.properties.';
 const SESSION_KEYS = ['session_id', 'sessionId'];
 const USER_KEYS = ['user_id', 'userId'];
 const ID_KEYS = new Set([...SESSION_KEYS, ...USER_KEYS]);
+// Full attribute keys built once: a key concatenated per call must be hashed on every lookup.
+const SESSION_ATTRIBUTES = SESSION_KEYS.map((key) => ASSOCIATION_PREFIX + key);
+const USER_ATTRIBUTES = USER_KEYS.map((key) => ASSOCIATION_PREFIX + key);
 
 /** Legacy `content`: a string, or a JSON string of an array of content parts. */
 function legacyContent(value: unknown): string {
@@ -38,16 +41,9 @@ function legacyMessage(fields: Record<string, unknown>): Message {
 
 function legacyMessages(view: SpanView, prefix: string, memoKey: string): Message[] | undefined {
   return view.memo(memoKey, () => {
-    const groups = groupIndexed(view.attributes, prefix);
+    const groups = groupIndexed(view.attributes, prefix, view.keys.withPrefix(prefix));
     return groups.length > 0 ? groups.map(legacyMessage) : undefined;
   });
-}
-
-function association(view: SpanView, keys: readonly string[]): string | undefined {
-  return firstString(
-    view,
-    keys.map((key) => ASSOCIATION_PREFIX + key),
-  );
 }
 
 /**
@@ -60,8 +56,8 @@ export const traceloopReader: ConventionReader = {
   detect: (view) =>
     scopeName(view).startsWith('@traceloop/') ||
     view.get('llm.request.type') !== undefined ||
-    hasKeyWithPrefix(view.attributes, 'traceloop.') ||
-    hasKeyWithPrefix(view.attributes, 'gen_ai.prompt.0.'),
+    view.keys.hasPrefix('traceloop.') ||
+    view.keys.hasPrefix('gen_ai.prompt.0.'),
   kind(view): SpanRole | undefined {
     const kind = view.str('traceloop.span.kind');
     if (kind === 'workflow' || kind === 'agent') return 'top';
@@ -76,7 +72,7 @@ export const traceloopReader: ConventionReader = {
   response: (view) =>
     legacyMessages(view, 'gen_ai.completion.', 'traceloop:completion') ??
     view.messages('traceloop.entity.output'),
-  session: (view) => association(view, SESSION_KEYS),
-  user: (view) => association(view, USER_KEYS),
+  session: (view) => firstString(view, SESSION_ATTRIBUTES),
+  user: (view) => firstString(view, USER_ATTRIBUTES),
   metadata: (view) => prefixedMetadata(view, ASSOCIATION_PREFIX, ID_KEYS),
 };

@@ -23,6 +23,9 @@ const OTHER_OPERATIONS = new Set([
 
 const METADATA_PREFIX = 'ai.telemetry.metadata.';
 const ID_KEYS = new Set(['sessionId', 'userId', 'session_id', 'user_id']);
+// Full attribute keys built once: a key concatenated per call must be hashed on every lookup.
+const SESSION_ATTRIBUTES = [`${METADATA_PREFIX}sessionId`, `${METADATA_PREFIX}session_id`];
+const USER_ATTRIBUTES = [`${METADATA_PREFIX}userId`, `${METADATA_PREFIX}user_id`];
 
 function operationId(view: SpanView): string | undefined {
   return view.str('ai.operationId') ?? (view.span.name.startsWith('ai.') ? view.span.name : undefined);
@@ -64,7 +67,7 @@ export const vercelAiReader: ConventionReader = {
       firstNumber(view, ['ai.usage.outputTokens', 'ai.usage.completionTokens']),
       firstNumber(view, ['ai.usage.totalTokens']),
     ),
-  session: (view) => firstString(view, [`${METADATA_PREFIX}sessionId`, `${METADATA_PREFIX}session_id`]),
-  user: (view) => firstString(view, [`${METADATA_PREFIX}userId`, `${METADATA_PREFIX}user_id`]),
+  session: (view) => firstString(view, SESSION_ATTRIBUTES),
+  user: (view) => firstString(view, USER_ATTRIBUTES),
   metadata: (view) => prefixedMetadata(view, METADATA_PREFIX, ID_KEYS),
 };
