@@ -1,3 +1,11 @@
+/** What the linger needs to know of the trace at the front of the queue. */
+export interface WaitingTrace {
+  /** Order of arrival (1, 2, ...). */
+  readonly sequence: number;
+  /** `Date.now()` when it was queued. */
+  readonly queuedAt: number;
+}
+
 /**
  * When waiting traces are worth a request: a full batch goes at once, a partial one only once
  * its oldest trace has waited `delayMs` (or when someone is waiting for delivery: a flush, an
@@ -5,11 +13,17 @@
  * whatever ended since the last request, which is what costs the app CPU (each request has a fixed
  * cost); with little traffic a trace still leaves within `delayMs`. OpenTelemetry's
  * `BatchSpanProcessor` does the same with its `scheduledDelayMillis`.
+ *
+ * The wait runs from the arrival of the oldest waiting trace: when a full batch leaves, the timer
+ * is moved to the trace now at the front, so the traces behind a full batch are not sent half
+ * full just because an older one had started the clock.
  */
 export class BatchLinger {
   readonly #delayMs: number;
   readonly #onExpire: () => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The sequence number of the trace the timer runs for. */
+  #timerFor = 0;
   /** Sequence number of the last trace queued. */
   #last = 0;
   /** Traces with a sequence number up to this one go without waiting. */
@@ -37,30 +51,39 @@ export class BatchLinger {
   }
 
   /**
-   * Whether a batch should go now: `oldest` is the sequence number of the trace at the front of
-   * the queue, `full` whether the waiting traces fill a request. When not, the wait is started.
+   * Whether a batch should go now: `oldest` is the trace at the front of the queue, `full`
+   * whether the waiting traces fill a request. When not, the wait for `oldest` is started.
    */
-  isDue(oldest: number, full: boolean): boolean {
-    if (this.#delayMs === 0 || full || oldest <= this.#urgentUpTo) return true;
-    this.#arm();
+  isDue(oldest: WaitingTrace, full: boolean): boolean {
+    if (this.#delayMs === 0 || full || oldest.sequence <= this.#urgentUpTo) return true;
+    this.#waitFor(oldest);
     return false;
   }
 
   /** Cancels the wait for good (shutdown). */
   stop(): void {
     this.#stopped = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#clear();
   }
 
-  #arm(): void {
-    if (this.#timer !== undefined || this.#stopped) return;
+  #waitFor(oldest: WaitingTrace): void {
+    if (this.#stopped || (this.#timer !== undefined && this.#timerFor === oldest.sequence)) return;
+    // The timer ran for a trace that has left in a full batch: restart it for this one.
+    this.#clear();
+    // Clamped, so a wall clock set back cannot make a trace wait longer than delayMs.
+    const waited = Math.min(Math.max(Date.now() - oldest.queuedAt, 0), this.#delayMs);
+    this.#timerFor = oldest.sequence;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.hurry();
+      this.#urgentUpTo = Math.max(this.#urgentUpTo, this.#timerFor);
       this.#onExpire();
-    }, this.#delayMs);
+    }, this.#delayMs - waited);
     // Waiting traces never keep the process alive; a flush or shutdown sends them at once.
     this.#timer.unref?.();
+  }
+
+  #clear(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }

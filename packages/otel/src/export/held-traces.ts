@@ -29,9 +29,9 @@ export class HeldTraces {
     return this.#waiting.length;
   }
 
-  /** Sequence number of the trace at the front of the queue; `undefined` when none waits. */
-  get oldestWaiting(): number | undefined {
-    return this.#waiting.peek()?.sequence;
+  /** The trace at the front of the queue; `undefined` when none waits. */
+  get oldestWaiting(): QueuedTrace | undefined {
+    return this.#waiting.peek();
   }
 
   /** Whether the waiting traces fill a request of `maxTraces` traces or `maxBytes` bytes. */

@@ -23,6 +23,8 @@ export interface QueuedTrace {
   bytes: number;
   /** Order of arrival in the queue (1, 2, ...): which traces a flush or an expired wait makes due. */
   readonly sequence: number;
+  /** `Date.now()` when it was queued: how long a partial batch has waited. */
+  readonly queuedAt: number;
   /** How many shrink steps were applied after the service answered 413 for this trace alone. */
   shrinkStep: number;
   /** Settles once, with the outcome. */
@@ -43,6 +45,7 @@ export function createQueuedTrace(traceId: string, json: string, sequence: numbe
     json,
     bytes: Buffer.byteLength(json, 'utf8'),
     sequence,
+    queuedAt: Date.now(),
     shrinkStep: 0,
     settled,
     resolve,

@@ -211,8 +211,9 @@ export class TraceSender {
       if (this.#pause.paused && this.#pause.probeActive) return;
       const { maxBatchTraces, maxBatchBytes } = this.#options;
       const full = this.#held.fillsBatch(maxBatchTraces, maxBatchBytes);
+      const oldest = this.#held.oldestWaiting as QueuedTrace; // waiting > 0
       // A partial batch waits (up to batchDelayMs) for more traces, unless a flush or shutdown waits on it.
-      if (!this.#closing && !this.#linger.isDue(this.#held.oldestWaiting ?? 0, full)) return;
+      if (!this.#closing && !this.#linger.isDue(oldest, full)) return;
       const state: BatchState = { probe: this.#pause.paused };
       if (state.probe) this.#pause.probeActive = true;
       const batch = this.#held.takeBatch(maxBatchTraces, maxBatchBytes);
