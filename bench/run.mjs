@@ -25,7 +25,7 @@ const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAM
   --steady-traces N      traces per steady run (10000: about 10 s at 1000/s)
   --rounds N             interleaved rounds (5)
   --chunk N              traces ended per event-loop turn (10); the steady runs are paced instead
-  --warmup N             warm-up traces before each measured run (2000)
+  --warmup N             warm-up traces before each measured run (5000)
   --variants LIST        throughput and steady variants (ours,otlp,otlp-noloss,bare)
   --outage-seconds S     how long the sink is down (60)
   --outage-traces N      traces produced during the outage (100000)
@@ -43,7 +43,7 @@ const flags = readFlags(
     'steady-traces': 10_000,
     rounds: 5,
     chunk: 10,
-    warmup: 2000,
+    warmup: 5000,
     variants: 'ours,otlp,otlp-noloss,bare',
     'outage-seconds': 60,
     'outage-traces': 100_000,

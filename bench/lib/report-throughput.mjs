@@ -79,7 +79,7 @@ export function throughputSection({ options, runs, medians }) {
   return [
     '## Throughput',
     '',
-    `${options.traces} traces per run, ${options.chunk} per event-loop turn, after a warm-up of ${options.warmup}; ` +
+    `${options.traces} traces per run, ${options.chunk} per event-loop turn, after a warm-up of ${options.warmup} through the same provider; ` +
       `${options.rounds} rounds, variants interleaved (${options.variants.join(', ')}, order rotated each round), ` +
       'each in its own child process with its own loopback sink. Medians over the rounds. "OTLP" is ' +
       '`BatchSpanProcessor(OTLPTraceExporter)` with default settings (what users have: it drops spans when its ' +
@@ -102,7 +102,7 @@ export function steadySection({ options, runs, medians }) {
       'work each does for the same delivered traces.',
     '',
     `${options.traces} traces per run at **${options.rate} traces per second** (every 10 ms the child ends the ` +
-      `traces due by then, counted from the elapsed time), after the same warm-up of ${options.warmup}; the window ` +
+      `traces due by then, counted from the elapsed time), after a warm-up of ${options.warmup} at the same rate through the same provider; the window ` +
       `runs from the first trace until forceFlush() resolves. ${options.rounds} rounds, variants interleaved ` +
       `(${options.variants.join(', ')}, order rotated each round), each in its own child process with its own ` +
       'loopback sink. Medians over the rounds; the variants are configured as in the burst.',

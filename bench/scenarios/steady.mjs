@@ -7,8 +7,8 @@ import { throughputScenario } from './throughput.mjs';
 
 /**
  * @param {{ steadyTraces: number, steadyRate: number, rounds: number, chunk: number, warmup: number,
- *   variants: string[] }} options `chunk` applies to the warm-up only (a burst, as in the throughput
- *   scenario); the measured traces are paced.
+ *   variants: string[] }} options the warm-up is paced too, so the window starts on code compiled
+ *   for it.
  */
 export function steadyScenario(options, log = console.log) {
   const traces = options.steadyTraces;
@@ -18,8 +18,8 @@ export function steadyScenario(options, log = console.log) {
       ...options,
       traces,
       rate,
-      // A run's bound: the schedule itself, plus the burst's allowance for the warm-up and the flush.
-      deadlineMs: 60_000 + (traces / rate) * 1000 + traces * 5,
+      // A run's bound: the schedules of the warm-up and the window, plus an allowance for the flush.
+      deadlineMs: 60_000 + ((options.warmup + traces) / rate) * 1000 + traces * 5,
     },
     log,
   );
