@@ -48,19 +48,31 @@ function isUndiciTimeout(error: unknown): boolean {
 /**
  * Sends one request with undici and reads the whole body. `timeoutMs` bounds the entire
  * exchange (connect, headers and body), not just inactivity.
+ *
+ * The caller's signal is linked by a listener removed when the attempt ends, not with
+ * `AbortSignal.any()`: on Node 20 and 22 every `any()` over a long-lived signal (an exporter passes
+ * the same one to every request) stays reachable from it, measured at +11 MB (Node 20) and +35 MB
+ * (Node 22) of heap after 200,000 calls, kept through GCs.
  */
 export async function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), attempt.timeoutMs);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, attempt.timeoutMs);
   timer.unref();
-  const signal = attempt.signal ? AbortSignal.any([attempt.signal, timeout.signal]) : timeout.signal;
+  const caller = attempt.signal;
+  const onCallerAbort = () => controller.abort(caller?.reason);
+  if (caller?.aborted) onCallerAbort();
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
   try {
     const response = await request(attempt.url, {
       method: attempt.method as Dispatcher.HttpMethod,
       headers: attempt.headers,
       body: attempt.body ?? null,
       dispatcher: attempt.dispatcher,
-      signal,
+      signal: controller.signal,
       // Our own timer bounds the whole attempt; undici's inactivity timers would only race it.
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -73,10 +85,11 @@ export async function sendAttempt(attempt: Attempt): Promise<AttemptResult> {
       body: parseBody(text),
     };
   } catch (error) {
-    if (attempt.signal?.aborted) return { kind: 'aborted', reason: attempt.signal.reason };
-    if (timeout.signal.aborted || isUndiciTimeout(error)) return { kind: 'timeout' };
+    if (caller?.aborted) return { kind: 'aborted', reason: caller.reason };
+    if (timedOut || isUndiciTimeout(error)) return { kind: 'timeout' };
     return { kind: 'connection-error', error };
   } finally {
     clearTimeout(timer);
+    caller?.removeEventListener('abort', onCallerAbort);
   }
 }
