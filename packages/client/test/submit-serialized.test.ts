@@ -36,6 +36,24 @@ describe('client.evaluations.submitSerialized', () => {
     expect(JSON.parse(request?.body ?? '').traces[0].prompt).toBe('Grüße, 東京 😀');
   });
 
+  it('sends each body intact when request buffers are reused, after a success and after a failure', async () => {
+    const ok = (id: string) => json(200, { success: true, data: { accepted: 1, traceIds: [id] } });
+    const long = trace('c'.repeat(32), 'x'.repeat(100_000));
+    const short = trace('d'.repeat(32), 'shorter');
+    const third = trace('e'.repeat(32), 'y'.repeat(90_000));
+    server.reply(ok('c'), ok('d'), json(400, { success: false, message: 'no' }), ok('e'));
+    await client.evaluations.submitSerialized(APP, [long]);
+    await client.evaluations.submitSerialized(APP, [short]);
+    await expect(client.evaluations.submitSerialized(APP, [third])).rejects.toThrow();
+    await client.evaluations.submitSerialized(APP, [short, long]);
+    expect(server.requests.map((request) => request.body)).toEqual([
+      `{"traces":[${long}]}`,
+      `{"traces":[${short}]}`,
+      `{"traces":[${third}]}`,
+      `{"traces":[${short},${long}]}`,
+    ]);
+  });
+
   it('is retried like submit: the same bytes go out again after a 503', async () => {
     server.reply(
       json(503, { success: false, message: 'busy' }),

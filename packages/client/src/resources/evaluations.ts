@@ -4,6 +4,7 @@ import {
   type Page,
   type SubmitEvaluationsResult,
 } from '@aqm/wire';
+import { BodyBuffers } from '../body-buffers.js';
 import type { RequestOptions } from '../options.js';
 import { autoPage } from '../paging.js';
 import { inputError } from '../request.js';
@@ -13,6 +14,7 @@ import type { EvaluationListParams, SubmitEvaluationsParams } from '../types.js'
 /** `client.evaluations`: submit traces for scoring and read the scores. */
 export class EvaluationsResource {
   readonly #requester: Requester;
+  readonly #bodies = new BodyBuffers();
 
   /** @internal Created by {@link AqmClient}. */
   constructor(requester: Requester) {
@@ -76,8 +78,14 @@ export class EvaluationsResource {
           : { path: `traces[${bad}]`, message: 'must be a JSON string or its UTF-8 bytes' };
       return Promise.reject(inputError('evaluations.submit', [error]));
     }
-    const rawBody = tracesBody(traces);
-    return this.#requester.data('evaluations.submit', { params: { applicationId }, rawBody }, options);
+    const rawBody = tracesBody(traces, this.#bodies);
+    return this.#requester
+      .data<SubmitEvaluationsResult>('evaluations.submit', { params: { applicationId }, rawBody }, options)
+      .then((result) => {
+        // Answered 2xx: the service has read the whole body, so its buffer can carry the next one.
+        this.#bodies.release(rawBody);
+        return result;
+      });
   }
 
   /**
@@ -118,15 +126,15 @@ const OPEN = '{"traces":[';
 const CLOSE = ']}';
 
 /**
- * `{"traces":[a,b,...]}` written into one buffer sized up front: one allocation and a copy per
+ * `{"traces":[a,b,...]}` written into one buffer sized up front (reused across requests): a copy per
  * trace, several times cheaper than joining long strings or allocating a buffer per trace.
  */
-function tracesBody(traces: ReadonlyArray<string | Uint8Array>): Buffer {
+function tracesBody(traces: ReadonlyArray<string | Uint8Array>, bodies: BodyBuffers): Buffer {
   const sizes = traces.map((trace) =>
     typeof trace === 'string' ? Buffer.byteLength(trace, 'utf8') : trace.byteLength,
   );
   const total = OPEN.length + CLOSE.length + traces.length - 1 + sizes.reduce((sum, size) => sum + size, 0);
-  const body = Buffer.allocUnsafe(total);
+  const body = bodies.take(total);
   let offset = body.write(OPEN, 0, 'latin1');
   traces.forEach((trace, index) => {
     if (index > 0) offset += body.write(',', offset, 'latin1');
