@@ -2,24 +2,16 @@ import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
 import PQueue from 'p-queue';
 import { aqmDiag } from '../diag.js';
-import { backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+import { DEFAULT_BACKOFF } from './backoff.js';
+import { BatchDelivery, type BatchState } from './batch-delivery.js';
 import { BatchLinger } from './batch-linger.js';
 import { DropCounter } from './drop-counter.js';
 import { HeldTraces } from './held-traces.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { PauseGate } from './pause-gate.js';
-import {
-  createQueuedTrace,
-  type DeliveryOutcome,
-  DROPPED,
-  type DropReason,
-  type QueuedTrace,
-} from './queued-trace.js';
-import { classifyFailure, rejectedPositions, type SendFailure } from './send-outcome.js';
+import { createQueuedTrace, type DeliveryOutcome, DROPPED, type QueuedTrace } from './queued-trace.js';
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
-import { shrinkRecord } from './shrink-record.js';
 import { sleep } from './sleep.js';
-import { withTracingSuppressed } from './suppress-tracing.js';
 
 const DEFAULT_TIMING: SenderTiming = {
   backoff: DEFAULT_BACKOFF,
@@ -28,11 +20,6 @@ const DEFAULT_TIMING: SenderTiming = {
   sleep,
   reportIntervalMs: 60_000,
 };
-
-/** Per batch: whether it is the one probing the service while sending is paused. */
-interface BatchState {
-  probe: boolean;
-}
 
 /**
  * The bounded retrying queue between the app and the service. `enqueue()` only serialises and
@@ -47,10 +34,9 @@ export class TraceSender {
   readonly #queue: PQueue;
   readonly #held = new HeldTraces();
   readonly #linger: BatchLinger;
+  readonly #delivery: BatchDelivery;
   #activeBatches = 0;
   #pumpScheduled = false;
-  #exported = 0;
-  #retries = 0;
   readonly #pause: PauseGate;
   #closing = false;
   #stopped = false;
@@ -67,6 +53,21 @@ export class TraceSender {
     this.#queue = new PQueue({ concurrency: options.concurrency });
     this.#pause = new PauseGate(this.#logger, options);
     this.#linger = new BatchLinger(options.batchDelayMs, () => this.#schedulePump());
+    this.#delivery = new BatchDelivery({
+      options,
+      timing: this.#timing,
+      held: this.#held,
+      drops: this.#drops,
+      pause: this.#pause,
+      hardStop: this.#hardStop.signal,
+      isClosing: () => this.#closing,
+      isStopped: () => this.#stopped,
+      wakeSignals: () => [this.#wake.signal, this.#hardStop.signal],
+      resumed: () => {
+        this.#wakeSleepers();
+        this.#schedulePump();
+      },
+    });
   }
 
   /**
@@ -146,9 +147,9 @@ export class TraceSender {
   /** The sender's counters. */
   stats(): SenderStats {
     return {
-      exportedTraces: this.#exported,
+      exportedTraces: this.#delivery.exported,
       droppedTraces: this.#drops.snapshot(),
-      retries: this.#retries,
+      retries: this.#delivery.retries,
       queuedTraces: this.#held.count,
       queuedBytes: this.#held.bytes,
       inFlight: this.#held.inFlight,
@@ -219,7 +220,7 @@ export class TraceSender {
       const batch = this.#held.takeBatch(maxBatchTraces, maxBatchBytes);
       this.#activeBatches += 1;
       this.#queue
-        .add(() => this.#deliver(batch, state))
+        .add(() => this.#delivery.deliver(batch, state))
         .catch((error: unknown) =>
           this.#logger.error(`Unexpected error while sending traces: ${String(error)}`),
         )
@@ -229,135 +230,6 @@ export class TraceSender {
           this.#schedulePump();
         });
     }
-  }
-
-  /** Sends `entries` until each is delivered or given up. Never throws. */
-  async #deliver(batch: QueuedTrace[], state: BatchState): Promise<void> {
-    const started = this.#timing.now();
-    let attempt = 0;
-    let entries = batch;
-    for (;;) {
-      entries = entries.filter((entry) => !entry.done); // a shutdown deadline may have settled some
-      if (entries.length === 0 || this.#stopped) return;
-      const failure = await this.#attempt(entries);
-      if (this.#stopped) return;
-      if (failure === undefined) return this.#delivered(entries);
-      switch (failure.kind) {
-        case 'retry': {
-          const delay =
-            failure.retryAfterMs ?? backoffDelay(this.#timing.backoff, attempt, this.#timing.random);
-          // A probe keeps its traces while paused: they go out once the key or id is fixed.
-          const budgeted = !(state.probe && this.#pause.paused);
-          const elapsed = this.#timing.now() - started;
-          if (budgeted && elapsed + delay > this.#options.maxRetryElapsedMs) {
-            return this.#drop(
-              entries,
-              'retries-exhausted',
-              `${entries.length} trace(s) given up after retrying for ${elapsed} ms (maxRetryElapsedMs ${this.#options.maxRetryElapsedMs}); last error: ${failure.description}`,
-            );
-          }
-          attempt += 1;
-          this.#retries += 1;
-          await this.#timing.sleep(delay, [this.#wake.signal, this.#hardStop.signal]);
-          continue;
-        }
-        case 'too-large': {
-          if (entries.length > 1) return this.#deliverHalves(entries, state);
-          const [entry] = entries as [QueuedTrace];
-          if (!this.#shrink(entry)) {
-            return this.#drop(
-              entries,
-              'too-large',
-              `Trace ${entry.traceId} is too large for the service (${entry.bytes} bytes after shrinking): ${failure.description}`,
-            );
-          }
-          continue;
-        }
-        case 'rejected':
-          return this.#isolateRejected(entries, failure, state);
-        case 'pause': {
-          if (this.#closing) {
-            return this.#drop(
-              entries,
-              'shutdown',
-              `${entries.length} trace(s) not sent at shutdown: ${failure.description}`,
-            );
-          }
-          this.#pause.pause(failure.cause);
-          if (!state.probe) {
-            if (this.#pause.probeActive) return this.#held.giveBack(entries);
-            state.probe = true;
-            this.#pause.probeActive = true;
-          }
-          this.#retries += 1;
-          const delay = backoffDelay(this.#timing.backoff, this.#pause.attempt, this.#timing.random);
-          this.#pause.attempt += 1;
-          await this.#timing.sleep(delay, [this.#wake.signal, this.#hardStop.signal]);
-          continue;
-        }
-        case 'failed':
-          return this.#drop(entries, 'failed', `${entries.length} trace(s) dropped: ${failure.description}`);
-      }
-    }
-  }
-
-  /** One request; `undefined` when the service accepted the batch. */
-  async #attempt(entries: readonly QueuedTrace[]): Promise<SendFailure | undefined> {
-    try {
-      const traces = entries.map((entry) => entry.json);
-      const signal = this.#hardStop.signal;
-      await withTracingSuppressed(() => this.#options.submit(traces, signal));
-      return undefined;
-    } catch (error) {
-      return classifyFailure(error);
-    }
-  }
-
-  async #deliverHalves(entries: QueuedTrace[], state: BatchState): Promise<void> {
-    const middle = Math.ceil(entries.length / 2);
-    await this.#deliver(entries.slice(0, middle), state);
-    await this.#deliver(entries.slice(middle), state);
-  }
-
-  /** 400: drops the traces the `errors[]` paths name (else halves until one is left) and resends the rest. */
-  async #isolateRejected(
-    entries: QueuedTrace[],
-    failure: SendFailure & { kind: 'rejected' },
-    state: BatchState,
-  ) {
-    const positions = rejectedPositions(failure.errors, entries.length);
-    if (positions.size === 0 && entries.length > 1) return this.#deliverHalves(entries, state);
-    const bad = positions.size === 0 ? entries : entries.filter((_, index) => positions.has(index));
-    const rest = entries.filter((entry) => !bad.includes(entry));
-    const details = failure.errors.map((item) => `${item.path}: ${item.message}`).join('; ');
-    this.#drop(
-      bad,
-      'rejected',
-      `The service rejected ${bad.length} trace(s) (${bad.map((entry) => entry.traceId).join(', ')}): ${details || failure.description}`,
-    );
-    if (rest.length > 0) await this.#deliver(rest, state);
-  }
-
-  /** Applies the next shrink step to a trace the service found too large; false when none is left. */
-  #shrink(entry: QueuedTrace): boolean {
-    const shrunk = shrinkRecord(entry.json, entry.shrinkStep, this.#options.maxValueChars);
-    if (shrunk === undefined) return false;
-    this.#held.resize(entry, shrunk.json);
-    entry.shrinkStep = shrunk.nextStep;
-    return true;
-  }
-
-  #delivered(entries: readonly QueuedTrace[]): void {
-    this.#exported += this.#held.settle(entries, 'delivered');
-    if (this.#pause.resume()) {
-      this.#wakeSleepers();
-      this.#schedulePump();
-    }
-  }
-
-  #drop(entries: readonly QueuedTrace[], reason: DropReason, message: string): void {
-    const count = this.#held.settle(entries, 'dropped');
-    if (count > 0) this.#drops.add(reason, count, message);
   }
 
   #wakeSleepers(): void {
