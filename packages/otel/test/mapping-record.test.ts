@@ -198,6 +198,25 @@ describe('buildTraceRecord: ids, environment and metadata', () => {
     expect(map(legacy.spans).environment).toBe('qa');
   });
 
+  it('still builds the record when reading a deployment attribute throws', () => {
+    // A resource of one's own (not the SDK's, which copies attributes) with hostile getters.
+    const hostile: Record<string, unknown> = { 'service.name': 'checkout', 'deployment.environment': 'qa' };
+    for (const key of ['deployment.environment.name', 'service.version']) {
+      Object.defineProperty(hostile, key, {
+        enumerable: true,
+        get() {
+          throw new Error(`hostile ${key}`);
+        },
+      });
+    }
+    const built = buildTrace(chatSpan('q', 'a'));
+    for (const span of built.spans)
+      Object.defineProperty(span.resource, 'attributes', { get: () => hostile });
+    const record = map(built.spans);
+    expect(record).toMatchObject({ prompt: 'q', response: 'a', environment: 'qa' });
+    expect(record.appVersion).toBeUndefined();
+  });
+
   it('bounds metadata entries and leaves session/user keys out of it', () => {
     const attributes: Record<string, string> = {
       'ai.telemetry.metadata.sessionId': 's',

@@ -84,7 +84,8 @@ function firstAttribute(
     const attributes = attributesOf(view, source);
     if (attributes === undefined) continue;
     for (const key of keys) {
-      const value = attributes[key];
+      // A getter that throws skips this key, not the whole record.
+      const value = attempt(() => attributes[key], undefined);
       if (typeof value === 'string' && value !== '') return value;
     }
   }
