@@ -1,6 +1,7 @@
-// Throughput child: one variant, alone in this process. Warms up (same code paths, a throwaway
-// provider), then ends `traces` traces as fast as it can, `chunk` per event-loop turn (the burst), or,
-// with `rate`, at that many per second (the steady rate); then awaits provider.forceFlush(). Measured
+// Throughput child: one variant, alone in this process. Warms up the provider it then measures (in
+// the window's mode and pace), then ends `traces` traces as fast as it can, `chunk` per event-loop
+// turn (the burst), or, with `rate`, at that many per second (the steady rate); then awaits
+// provider.forceFlush(). Measured
 // from the first trace until forceFlush() resolves: CPU of this process, wall time, event-loop delay,
 // peak RSS. The sink's counts are read by the parent.
 //

@@ -66,6 +66,15 @@ export function deploymentString(trace: TraceStructure, keys: readonly string[])
   return firstAttribute(trace, keys, 'span') ?? resourceString(trace, keys);
 }
 
+/** One attribute's value; `undefined` when its getter throws (that key is skipped, not the record). */
+function attributeValue(attributes: Record<string, unknown>, key: string): unknown {
+  try {
+    return attributes[key];
+  } catch {
+    return undefined;
+  }
+}
+
 /** The attributes of a view's span or of its resource; `undefined` when they cannot be read. */
 function attributesOf(view: SpanView, source: 'span' | 'resource'): Record<string, unknown> | undefined {
   try {
@@ -84,8 +93,7 @@ function firstAttribute(
     const attributes = attributesOf(view, source);
     if (attributes === undefined) continue;
     for (const key of keys) {
-      // A getter that throws skips this key, not the whole record.
-      const value = attempt(() => attributes[key], undefined);
+      const value = attributeValue(attributes, key);
       if (typeof value === 'string' && value !== '') return value;
     }
   }
