@@ -221,7 +221,7 @@ function checkApplicationId(value: unknown, envVar: string | undefined): string 
 function resolveClient(raw: AqmOtelOptions): AqmClient | undefined {
   const client: unknown = raw.client;
   if (client === undefined) return undefined;
-  // The pipeline sends through `evaluations.submitSerialized` (its queue holds JSON text).
+  // The pipeline sends through `evaluations.submitSerialized` (its queue holds each record's JSON as UTF-8 bytes).
   const submit = (client as { evaluations?: { submitSerialized?: unknown } } | null)?.evaluations
     ?.submitSerialized;
   if (typeof client !== 'object' || client === null || typeof submit !== 'function') {

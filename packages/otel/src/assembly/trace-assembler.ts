@@ -94,11 +94,15 @@ export class TraceAssembler {
       } catch {
         continue;
       }
-      if (this.#recent.has(traceId)) {
-        this.#lateSpans += 1;
-        continue;
+      let entry = this.#open.get(traceId);
+      if (entry === undefined) {
+        // Open and recently completed ids never overlap, so only a new id needs the second lookup.
+        if (this.#recent.has(traceId)) {
+          this.#lateSpans += 1;
+          continue;
+        }
+        entry = this.#create(traceId, now);
       }
-      const entry = this.#open.get(traceId) ?? this.#create(traceId, now);
       entry.spans.push(span);
       entry.lastActivityMs = now;
       if (!entry.rootEnded && isLocalRoot(span)) {

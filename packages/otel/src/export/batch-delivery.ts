@@ -135,7 +135,7 @@ export class BatchDelivery {
   /** One request; `undefined` when the service accepted the batch. */
   async #attempt(entries: readonly QueuedTrace[]): Promise<SendFailure | undefined> {
     try {
-      const traces = entries.map((entry) => entry.json);
+      const traces = entries.map((entry) => entry.body);
       const signal = this.#host.hardStop;
       await withTracingSuppressed(() => this.#host.options.submit(traces, signal));
       return undefined;
@@ -171,7 +171,11 @@ export class BatchDelivery {
 
   /** Applies the next shrink step to a trace the service found too large; false when none is left. */
   #shrink(entry: QueuedTrace): boolean {
-    const shrunk = shrinkRecord(entry.json, entry.shrinkStep, this.#host.options.maxValueChars);
+    const shrunk = shrinkRecord(
+      entry.body.toString('utf8'),
+      entry.shrinkStep,
+      this.#host.options.maxValueChars,
+    );
     if (shrunk === undefined) return false;
     this.#host.held.resize(entry, shrunk.json);
     entry.shrinkStep = shrunk.nextStep;

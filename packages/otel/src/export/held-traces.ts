@@ -66,10 +66,10 @@ export class HeldTraces {
 
   /** Replaces a held trace's JSON (after shrinking it), keeping the byte count right. */
   resize(entry: QueuedTrace, json: string): void {
-    const bytes = Buffer.byteLength(json, 'utf8');
-    this.#bytes += bytes - entry.bytes;
-    entry.json = json;
-    entry.bytes = bytes;
+    const body = Buffer.from(json, 'utf8');
+    this.#bytes += body.byteLength - entry.bytes;
+    entry.body = body;
+    entry.bytes = body.byteLength;
   }
 
   /** Settles the entries not settled yet and lets them go; returns how many it settled. */

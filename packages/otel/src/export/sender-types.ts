@@ -2,10 +2,10 @@ import type { DiagLogger } from '@opentelemetry/api';
 import type { BackoffPolicy } from './backoff.js';
 
 /**
- * Sends one batch, each trace as the JSON text the queue holds (so a retry never re-serialises);
+ * Sends one batch, each trace as the UTF-8 JSON the queue holds (so a retry never re-serialises);
  * rejects with an `@aqm/client` error on failure. `signal` aborts the request.
  */
-export type SubmitBatch = (traces: readonly string[], signal: AbortSignal) => Promise<unknown>;
+export type SubmitBatch = (traces: readonly Uint8Array[], signal: AbortSignal) => Promise<unknown>;
 
 /** The sender's clock, randomness and waits; tests replace them to make time deterministic. */
 export interface SenderTiming {

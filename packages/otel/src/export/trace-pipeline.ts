@@ -41,7 +41,7 @@ interface EvaluationsClient {
   evaluations: {
     submitSerialized(
       applicationId: string,
-      traces: readonly string[],
+      traces: readonly Uint8Array[],
       options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number },
     ): Promise<unknown>;
   };
