@@ -16,8 +16,8 @@ export type DropReason =
  * memory where the object graph would cost several times more; a request body is then a copy of
  * it, never a re-serialisation, however often a batch is retried. Bytes rather than a string:
  * a Buffer lives outside the V8 heap, so the young-generation collections that run while a burst
- * is queued do not copy every queued record from one semispace to the next (measured: shorter
- * pauses and less CPU per trace in a burst, bench/where-the-time-goes.md).
+ * is queued do not copy every queued record from one semispace to the next (measured in a burst:
+ * a third of the scavenge time, half the longest pause; bench/where-the-time-goes.md).
  */
 export interface QueuedTrace {
   readonly traceId: string;
