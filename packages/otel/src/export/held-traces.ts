@@ -1,4 +1,4 @@
-import type { DeliveryOutcome, QueuedTrace } from './queued-trace.js';
+import { type DeliveryOutcome, type QueuedTrace, utf8Body } from './queued-trace.js';
 import { RecordQueue } from './record-queue.js';
 
 /** JSON around the records of a request body: `{"traces":[...]}`. */
@@ -66,7 +66,7 @@ export class HeldTraces {
 
   /** Replaces a held trace's JSON (after shrinking it), keeping the byte count right. */
   resize(entry: QueuedTrace, json: string): void {
-    const body = Buffer.from(json, 'utf8');
+    const body = utf8Body(json);
     this.#bytes += body.byteLength - entry.bytes;
     entry.body = body;
     entry.bytes = body.byteLength;
