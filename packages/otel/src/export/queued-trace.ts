@@ -41,8 +41,8 @@ export interface QueuedTrace {
 /**
  * A record's JSON as UTF-8, in memory of its own. Not `Buffer.from()`: below 4 KiB that carves
  * the bytes out of Node's shared 8 KiB pool, and a record held through an outage would keep its
- * whole pool chunk alive; an exact allocation keeps what `maxQueueBytes` counts what is held (and
- * measured no slower, 1-6 KB records).
+ * whole pool chunk alive. With an exact allocation, what `maxQueueBytes` counts is what is held
+ * (and it measured no slower for 1-6 KB records).
  */
 export function utf8Body(json: string): Buffer {
   const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json, 'utf8'));
