@@ -44,15 +44,20 @@ export interface QueuedTrace {
  * whole pool chunk alive. With an exact allocation, what `maxQueueBytes` counts is what is held
  * (and it measured no slower for 1-6 KB records).
  */
-export function utf8Body(json: string): Buffer {
-  const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json, 'utf8'));
+export function utf8Body(json: string, bytes = Buffer.byteLength(json, 'utf8')): Buffer {
+  const body = Buffer.allocUnsafeSlow(bytes);
   body.write(json, 0, 'utf8');
   return body;
 }
 
-/** Creates the queue entry of a record already serialised to JSON. */
-export function createQueuedTrace(traceId: string, json: string, sequence: number): QueuedTrace {
-  const body = utf8Body(json);
+/** Creates the queue entry of a record already serialised to JSON, `bytes` its UTF-8 length. */
+export function createQueuedTrace(
+  traceId: string,
+  json: string,
+  bytes: number,
+  sequence: number,
+): QueuedTrace {
+  const body = utf8Body(json, bytes);
   let resolve!: (outcome: DeliveryOutcome) => void;
   const settled = new Promise<DeliveryOutcome>((r) => {
     resolve = r;

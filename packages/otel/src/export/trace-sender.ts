@@ -88,8 +88,10 @@ export class TraceSender {
       this.#drops.add('failed', 1, `A trace could not be serialised: ${String(error)}`);
       return DROPPED;
     }
-    const entry = createQueuedTrace(record.traceId, json, this.#linger.nextSequence());
-    if (this.#held.bytes + entry.bytes > maxQueueBytes) return this.#dropQueueFull();
+    // Measured before the record is copied into its buffer: one over the byte bound is not copied.
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (this.#held.bytes + bytes > maxQueueBytes) return this.#dropQueueFull();
+    const entry = createQueuedTrace(record.traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
     this.#schedulePump();
     return entry.settled;
