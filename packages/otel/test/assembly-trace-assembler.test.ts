@@ -74,6 +74,22 @@ describe('TraceAssembler', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('leaves the idle timer armed when the last open trace completes; it then fires once and stops', () => {
+    const { assembler, groups } = createAssembler({ traceIdleMs: 1000 });
+    const { child, root } = twoSpanTrace();
+    assembler.addSpans([child]);
+    assembler.addSpans([root]);
+    expect(groups.map((group) => group.reason)).toEqual(['root-ended']);
+    expect(assembler.timerArmed).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(groups).toHaveLength(1);
+    expect(assembler.timerArmed).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+    // A new trace arms it again.
+    assembler.addSpans([twoSpanTrace().child]);
+    expect(assembler.timerArmed).toBe(true);
+  });
+
   it('measures idleness from the last span of the trace', () => {
     const { assembler, groups } = createAssembler({ traceIdleMs: 1000 });
     const built = buildTrace({ name: 'root', children: [{ name: 'a' }, { name: 'b' }] });
@@ -189,7 +205,11 @@ describe('TraceAssembler', () => {
       [b.traceId, 'flush'],
     ]);
     expect(assembler.openTraces).toBe(0);
+    // Left armed with nothing open, the idle timer fires once and stops.
+    vi.advanceTimersByTime(5000);
+    expect(groups).toHaveLength(2);
     expect(assembler.timerArmed).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('survives an onComplete that throws', () => {
