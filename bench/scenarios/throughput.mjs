@@ -19,6 +19,8 @@ function figures(result, sink) {
     cpuUsPerDelivered: delivered > 0 ? result.cpuUs / delivered : Number.NaN,
     tracesPerSec: result.traces / (result.wallMs / 1000),
     producedPerSec: result.traces / (result.produceMs / 1000),
+    // Time inside the app's calls that start and end its spans (a synchronous onEnd() adds to it).
+    callUsPerTrace: (result.callMs * 1000) / result.traces,
     wallMs: result.wallMs,
     produceMs: result.produceMs,
     wireBytesPerTrace: delivered > 0 ? sink.wireBytes / delivered : Number.NaN,
@@ -69,7 +71,8 @@ export async function runOnce(variant, options, log) {
     log(
       `  ${variant.padEnd(11)} ${run.cpuUsPerTrace.toFixed(1).padStart(7)} µs/trace  ` +
         `${perSec}  ${(run.deliveredShare * 100).toFixed(1).padStart(5)}% delivered  ` +
-        `${run.wireBytesPerTrace.toFixed(0).padStart(5)} B/trace  loop p99 ${run.loopP99Ms.toFixed(1)} ms  ` +
+        `${run.wireBytesPerTrace.toFixed(0).padStart(5)} B/trace  span calls ${run.callUsPerTrace.toFixed(1)} µs  ` +
+        `loop p99 ${run.loopP99Ms.toFixed(1)} ms  ` +
         `peak RSS ${run.peakRssMiB.toFixed(0)} MiB  ${run.requests} requests`,
     );
     if (result.flushError) log(`    ${variant}: forceFlush() rejected: ${result.flushError}`);
