@@ -10,7 +10,6 @@ import { HeldTraces } from './held-traces.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { PauseGate } from './pause-gate.js';
 import { createQueuedTrace, type DeliveryOutcome, DROPPED, type QueuedTrace } from './queued-trace.js';
-import { RecordSlabs } from './record-slabs.js';
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
 import { sleep } from './sleep.js';
 
@@ -34,7 +33,6 @@ export class TraceSender {
   readonly #drops: DropCounter;
   readonly #queue: PQueue;
   readonly #held = new HeldTraces();
-  readonly #slabs: RecordSlabs;
   readonly #linger: BatchLinger;
   readonly #delivery: BatchDelivery;
   #activeBatches = 0;
@@ -53,7 +51,6 @@ export class TraceSender {
     this.#logger = options.logger ?? aqmDiag;
     this.#drops = new DropCounter(this.#logger, this.#timing.reportIntervalMs, this.#timing.now);
     this.#queue = new PQueue({ concurrency: options.concurrency });
-    this.#slabs = RecordSlabs.forQueueBytes(options.maxQueueBytes);
     this.#pause = new PauseGate(this.#logger, options);
     this.#linger = new BatchLinger(options.batchDelayMs, () => this.#schedulePump());
     this.#delivery = new BatchDelivery({
@@ -91,9 +88,10 @@ export class TraceSender {
       this.#drops.add('failed', 1, `A trace could not be serialised: ${String(error)}`);
       return DROPPED;
     }
-    const body = this.#slabs.encode(json, maxQueueBytes - this.#held.bytes);
-    if (body === undefined) return this.#dropQueueFull();
-    const entry = createQueuedTrace(record.traceId, body, this.#linger.nextSequence());
+    // Measured before the record is copied into its buffer: one over the byte bound is not copied.
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (this.#held.bytes + bytes > maxQueueBytes) return this.#dropQueueFull();
+    const entry = createQueuedTrace(record.traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
     this.#schedulePump();
     return entry.settled;
