@@ -1,12 +1,13 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { AqmClient } from '@aqm/client';
 import { type RunningServer, startServer } from '@aqm/server';
+import { onTestFinished } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const packageDir = dirname(require.resolve('@aqm/cli/package.json'));
@@ -160,9 +161,13 @@ export function sampleTrace(
   };
 }
 
-/** Writes files into a fresh temporary directory and returns its path. */
+/**
+ * Writes files into a fresh temporary directory and returns its path; the directory is removed
+ * when the calling test finishes, so runs do not pile directories up in the system's temp folder.
+ */
 export function tempDirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'aqm-cli-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
