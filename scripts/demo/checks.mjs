@@ -1,5 +1,6 @@
 // What the demo must show, checked on what the service recorded: a demo that silently stopped
-// demonstrating (no traces, an injection not blocked, PII not masked) fails instead.
+// demonstrating (no traces, an injection the guardrails would not block, PII they would not mask)
+// fails instead. Guardrails are recorded after the fact: "would block" is the claim checked.
 import { guardrailAction } from './report.mjs';
 
 const PII_PLACEHOLDERS = /<EMAIL_ADDRESS>|<PHONE_NUMBER>/;
@@ -10,23 +11,30 @@ function recordOf(records, trace, stage) {
 
 /** One expectation of a conversation: `undefined` when met, else what went wrong. */
 const EXPECTATIONS = {
-  'input-blocked': (records, trace) => {
+  'input-would-block': (records, trace) => {
     const input = recordOf(records, trace, 'input');
-    return input !== undefined && guardrailAction(input) === 'blocked' && input.final_content === ''
+    return input !== undefined && guardrailAction(input) === 'would block' && input.final_content === ''
       ? undefined
-      : 'the prompt injection was not blocked at the input stage';
+      : 'the input guardrail did not record the prompt injection as one to block';
   },
-  'pii-masked': (records, trace) => {
+  'pii-would-mask': (records, trace) => {
     const input = recordOf(records, trace, 'input')?.final_content ?? '';
     const output = recordOf(records, trace, 'output')?.final_content ?? '';
     return PII_PLACEHOLDERS.test(input) && PII_PLACEHOLDERS.test(output) && !/@example\./.test(input + output)
       ? undefined
-      : 'the personal data was not masked in both the prompt and the response';
+      : 'the guardrails would not mask the personal data in both the prompt and the response';
   },
-  'output-masked': (records, trace) =>
+  'output-fails': (records, trace) =>
     recordOf(records, trace, 'output')?.passStatus === 'error'
       ? undefined
       : 'the rude conversation did not trip an output guardrail',
+};
+
+/** How the checks read: what the guardrails would do, as recorded after the model call. */
+const EXPECTATION_LABELS = {
+  'input-would-block': 'the input guardrail would block it',
+  'pii-would-mask': 'the guardrails would mask it both ways',
+  'output-fails': 'the output guardrail fails',
 };
 
 /**
@@ -50,7 +58,7 @@ export function checkDemo(records, conversations) {
   ];
   for (const conversation of conversations) {
     if (conversation.expect === undefined) continue;
-    const label = `${conversation.sessionId}: ${conversation.about} → ${conversation.expect}`;
+    const label = `${conversation.sessionId}: ${conversation.about} → ${EXPECTATION_LABELS[conversation.expect]}`;
     const trace = records.traces.find((t) => t.sessionId === conversation.sessionId);
     results.push({
       label,

@@ -5,7 +5,10 @@
 /** The quality metrics the demo switches on, in the order the report shows them. */
 export const DEMO_METRICS = ['answer_relevance', 'pii_leakage', 'prompt_injection', 'toxicity', 'latency'];
 
-/** The demo's guardrails: block prompt injections, mask personal data both ways, mask toxic output. */
+/**
+ * The demo's guardrails: block prompt injections, mask personal data both ways, mask toxic output. The
+ * service applies them to the traces after the fact and records what they would do.
+ */
 export const DEMO_GUARDRAILS = {
   enable_guard_rails: true,
   input_validators: [

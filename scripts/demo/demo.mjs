@@ -48,6 +48,7 @@ async function runDemo(closers) {
     `Guardrails: input ${describeValidators(DEMO_GUARDRAILS.input_validators)}; ` +
       `output ${describeValidators(DEMO_GUARDRAILS.output_validators)}`,
   );
+  say('  (recorded on each trace after the model answers: they report what they would do, they do not act)');
 
   const tracing = setUpTracing({ apiKey, baseUrl: server.url, applicationId: application.id });
   closers.push(() => tracing.shutdown());

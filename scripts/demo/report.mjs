@@ -1,5 +1,5 @@
 // The demo's report: what the service recorded, as plain-text tables.
-import { heading, renderTable } from './table.mjs';
+import { heading, oneLine, renderTable, truncate } from './table.mjs';
 
 const passCell = (passed) => (passed ? { text: 'pass', tone: 'good' } : { text: 'FAIL', tone: 'bad' });
 
@@ -8,13 +8,16 @@ function tokensOf(trace) {
   return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
 }
 
-/** What the failed validators of a guardrail record did: blocked, masked, filtered. */
+/**
+ * What the failed validators' actions would have done to the content: `would block`, `would mask`,
+ * `would filter`. Would: the service runs guardrails on traces after the model call and only
+ * records the outcome; nothing in the app was blocked or changed.
+ */
 export function guardrailAction(record) {
   const actions = new Set(record.allComponents.filter((c) => !c.passed).map((c) => c.onFail));
-  if (actions.has('fail')) return 'blocked';
-  return [actions.has('mask') ? 'masked' : '', actions.has('filter') ? 'filtered' : '']
-    .filter(Boolean)
-    .join(', ');
+  if (actions.has('fail')) return 'would block';
+  const verbs = [actions.has('mask') ? 'mask' : '', actions.has('filter') ? 'filter' : ''].filter(Boolean);
+  return verbs.length === 0 ? '' : `would ${verbs.join(', ')}`;
 }
 
 function tracesTable(records, layout) {
@@ -72,7 +75,7 @@ function guardrailsTable(records, layout) {
       { header: 'result' },
       { header: 'failed validators' },
       { header: 'action' },
-      { header: 'final content', flex: true },
+      { header: 'content if enforced', flex: true },
     ],
     rows: records.guardrails.map((record) => {
       const action = guardrailAction(record);
@@ -82,10 +85,33 @@ function guardrailsTable(records, layout) {
         passCell(record.passStatus === 'success'),
         record.categories.join(', ') || '-',
         action || '-',
-        action === 'blocked' ? { text: '(blocked)', tone: 'bad' } : record.final_content,
+        action === 'would block' ? { text: '(would be blocked)', tone: 'bad' } : record.final_content,
       ];
     }),
   });
+}
+
+/**
+ * What the guardrail table does not say by itself: the outcomes were recorded after the fact, and
+ * the app answered anyway, with the traces the service would have blocked named.
+ */
+function guardrailNote(records, maxWidth) {
+  const lines = [
+    'Recorded after the fact: the service ran these guardrails on the submitted traces, after the model',
+    'had answered. "would ..." is what each action would have done; the app sent and answered as usual.',
+  ];
+  records.traces.forEach((trace, i) => {
+    const blocked = records.guardrails.filter(
+      (r) => r.traceId === trace.traceId && guardrailAction(r) === 'would block',
+    );
+    if (blocked.length === 0) return;
+    const stages = blocked.map((r) => r.guardrail_stage).join(' and ');
+    const who = trace.sessionId === undefined ? '' : ` (${trace.sessionId})`;
+    lines.push(
+      `Trace ${i + 1}${who}: its ${stages} would have been blocked, yet the assistant answered: ${oneLine(trace.response)}`,
+    );
+  });
+  return lines.map((line) => truncate(line, maxWidth)).join('\n');
 }
 
 const WIDGET_TOTALS = {
@@ -133,6 +159,7 @@ export function renderReport(records, { metrics, maxWidth, color }) {
     scoresTable(records, metrics, layout),
     heading(`Guardrail outcomes (${records.guardrails.length} runs)`, color),
     guardrailsTable(records, layout),
+    `\n${guardrailNote(records, maxWidth)}`,
     heading('Widget data for the run', color),
     widgetsTable(records, layout),
   ].join('\n');

@@ -35,7 +35,7 @@ describe('formatTailLine', () => {
       createPalette(false),
     );
     expect(line).toMatch(
-      /^\d{4}-\d\d-\d\d \d\d:\d\d:01 {2}4bf92f3577b34da6a3ce929d0e0e4736 {2}error {2}answer_relevance 1\.00 ✓ {2}toxicity 0\.40 ✗ {2}\| guardrails: input error \[prompt-injection\], output success$/,
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:01 {2}4bf92f3577b34da6a3ce929d0e0e4736 {2}error {2}answer_relevance 1\.00 ✓ {2}toxicity 0\.40 ✗ {2}\| guardrails: input fail \[prompt-injection\], output pass$/,
     );
   });
 

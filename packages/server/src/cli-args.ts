@@ -21,6 +21,8 @@ Options:
   --api-key KEY[:PROJECT]  accept KEY for PROJECT (default project "${DEFAULT_PROJECT}"); repeatable.
                            Without any, a development key is generated and printed.
   --data-dir DIR           keep data in DIR/aqm.sqlite (default: in memory, lost on exit)
+  --application NAME       find or create the application NAME (for the first key's project)
+                           and print its id as AQM_APPLICATION_ID
   --log                    log every request (fastify logger)
   -h, --help               show this help
 
@@ -38,7 +40,13 @@ Faults (one rule; with several --fault-route, one rule per route):
 /** What the command line asks for. */
 export type CliCommand =
   | { kind: 'help' }
-  | { kind: 'run'; options: StartServerOptions & { port: number }; generatedKey: ApiKey | undefined };
+  | {
+      kind: 'run';
+      options: StartServerOptions & { port: number };
+      generatedKey: ApiKey | undefined;
+      /** `--application NAME`: the application to find or create once listening. */
+      application: string | undefined;
+    };
 
 /** A command line error: the message names the flag, what it expects and what it got. */
 export class CliUsageError extends Error {
@@ -75,13 +83,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     generatedKey = { key: `aqm_dev_${randomBytes(16).toString('hex')}`, projectId: DEFAULT_PROJECT };
     options.apiKeys = [generatedKey];
   }
-  return { kind: 'run', options, generatedKey };
+  return { kind: 'run', options, generatedKey, application: applicationFlag(values.application) };
 }
 
 function parse(argv: readonly string[]) {
   return parseArgs({
-    // `pnpm run server -- --port 0` passes the `--` on; it is not an end of options here.
-    args: argv[0] === '--' ? argv.slice(1) : [...argv],
+    // `pnpm run server -- --port 0` passes the `--` on (after the script's own flags with
+    // `pnpm start -- --port 0`); it is not an end of options here.
+    args: argv.filter((arg, i) => arg !== '--' || i !== argv.indexOf('--')),
     strict: true,
     allowPositionals: false,
     options: {
@@ -90,6 +99,7 @@ function parse(argv: readonly string[]) {
       prefix: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
       'data-dir': { type: 'string' },
+      application: { type: 'string' },
       log: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       'fault-route': { type: 'string', multiple: true },
@@ -117,6 +127,16 @@ function parseKeyFlag(value: string, i: number): ApiKey {
   }
   if (projectId.trim() === '') throw new CliUsageError(`--api-key #${i + 1} has an empty PROJECT after ':'`);
   return { key, projectId };
+}
+
+/** Application names are 1 to 100 characters (the wire contract's rule), checked before starting. */
+function applicationFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const name = value.trim();
+  if (name === '' || name.length > 100) {
+    throw new CliUsageError(`--application must be a name of 1 to 100 characters, got "${value}"`);
+  }
+  return name;
 }
 
 function faultsFromFlags(values: Values): FaultsConfig | undefined {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { type CliApplication, ensureApplication } from './cli-application.js';
 import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
 import { type RunningServer, startServer } from './start-server.js';
 
@@ -25,19 +26,40 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  printReady(await starting, command.generatedKey);
+  const srv = await starting;
+  const firstKey = command.options.apiKeys?.[0];
+  const application =
+    command.application === undefined || firstKey === undefined
+      ? undefined
+      : await ensureApplication(srv.url, firstKey.key, command.application);
+  printReady(srv, command.generatedKey, application);
 }
 
-function printReady(srv: RunningServer, generatedKey: { key: string; projectId: string } | undefined): void {
+/**
+ * What the next step needs comes last, as lines to paste: the base URL, the generated key and the
+ * application id, so they stay in view on a terminal whatever was printed before.
+ */
+function printReady(
+  srv: RunningServer,
+  generatedKey: { key: string; projectId: string } | undefined,
+  application: CliApplication | undefined,
+): void {
   const storage = srv.storage === ':memory:' ? 'in memory' : srv.storage;
-  const lines = [`AQM local service listening on ${srv.url} (storage: ${storage})`];
+  const lines = [`AQM local service listening on ${srv.url} (storage: ${storage}). Press Ctrl-C to stop.`];
   if (generatedKey !== undefined) {
     lines.push(`No --api-key given: generated a development key for project "${generatedKey.projectId}".`);
   }
-  lines.push(`  export AQM_BASE_URL=${srv.url}`);
+  if (application !== undefined) {
+    lines.push(`${application.created ? 'Created' : 'Found'} the application "${application.name}".`);
+  } else {
+    lines.push('No --application given: make one with `aqm apps create NAME`, its id is AQM_APPLICATION_ID.');
+  }
+  if (generatedKey === undefined) lines.push('AQM_API_KEY is the key you passed with --api-key.');
+  lines.push('Paste these lines in the terminal of the next step:');
+  lines.push(`export AQM_BASE_URL=${srv.url}`);
   // The one place a key is printed: a random key made for this local run, useless elsewhere.
-  if (generatedKey !== undefined) lines.push(`  export AQM_API_KEY=${generatedKey.key}`);
-  lines.push('Press Ctrl-C to stop.');
+  if (generatedKey !== undefined) lines.push(`export AQM_API_KEY=${generatedKey.key}`);
+  if (application !== undefined) lines.push(`export AQM_APPLICATION_ID=${application.id}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -26,10 +26,13 @@ describe('parseCliArgs', () => {
       '--data-dir',
       '/tmp/x',
       '--log',
+      '--application',
+      ' support-bot ',
     ]);
     expect(command).toEqual({
       kind: 'run',
       generatedKey: undefined,
+      application: 'support-bot',
       options: {
         port: 8123,
         host: '0.0.0.0',
@@ -108,6 +111,11 @@ describe('parseCliArgs', () => {
     expect(command.kind === 'run' && command.options.port).toBe(0);
   });
 
+  it("ignores the -- that `pnpm start -- --port 0` passes after the script's own flags", () => {
+    const command = parseCliArgs(['--application', 'support-bot', '--', '--port', '0']);
+    expect(command.kind === 'run' && [command.options.port, command.application]).toEqual([0, 'support-bot']);
+  });
+
   it('answers help', () => {
     expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
     expect(parseCliArgs(['-h'])).toEqual({ kind: 'help' });
@@ -121,6 +129,8 @@ describe('parseCliArgs', () => {
     [['--api-key', 'k:'], '--api-key #1 has an empty PROJECT'],
     [['extra'], 'Unexpected argument'],
     [['--nope'], "Unknown option '--nope'"],
+    [['--application', ''], '--application must be a name of 1 to 100 characters, got ""'],
+    [['--application', 'x'.repeat(101)], '--application must be a name of 1 to 100 characters'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(CliUsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);

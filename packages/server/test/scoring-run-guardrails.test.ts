@@ -62,8 +62,8 @@ describe('runGuardrails', () => {
     ]);
     expect(run.finalContent).toBe('');
     expect(run.components.map((c) => c.message)).toEqual([
-      'found 1 toxic term; score 0.6 reached the threshold 0.5; the content was blocked',
-      'found 1 PII entity (EMAIL_ADDRESS ×1); the content was already blocked',
+      'found 1 toxic term; score 0.6 reached the threshold 0.5; the content would be blocked',
+      'found 1 PII entity (EMAIL_ADDRESS ×1); the content would already be blocked',
     ]);
   });
 

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { expects, isoDateTimeSchema, pageQueryShape, refineRange } from './common.js';
 
-/** What a failed validator does: `fail` blocks the content, `mask` masks findings, `filter` removes them. */
+/**
+ * What a failed validator's action is: `fail` blocks the content, `mask` masks findings, `filter` removes them.
+ * The service records the outcome after the model call, so records say what the action would have done.
+ */
 export const ON_FAIL_ACTIONS = ['fail', 'mask', 'filter'] as const;
 /** A validator's `on_fail` action: `fail`, `mask` or `filter`. */
 export type OnFail = (typeof ON_FAIL_ACTIONS)[number];
@@ -11,7 +14,7 @@ export const GUARDRAIL_STAGES = ['input', 'output'] as const;
 export type GuardrailStage = (typeof GUARDRAIL_STAGES)[number];
 /** Outcomes of a guardrail evaluation record: `success`, or `error` when any validator failed. */
 export const PASS_STATUSES = ['success', 'error'] as const;
-/** A guardrail evaluation record's `passStatus`: `success` or `error`. */
+/** A guardrail evaluation record's `passStatus`: `success` (every validator passed) or `error` (one failed). */
 export type PassStatus = (typeof PASS_STATUSES)[number];
 
 /** A guardrail validator of the configuration. */

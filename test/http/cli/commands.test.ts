@@ -200,10 +200,21 @@ describe.concurrent('aqm evaluations, traces and guardrail records', () => {
     expect(scores.trim().split('\n')).toHaveLength(2);
     expect(scores).toMatch(new RegExp(`^${bad}\\s+toxicity\\s+0\\.40 ✗`, 'm'));
     expect(records).toMatch(
-      new RegExp(`\\soutput\\s+error\\s+pii\\s+${bad}\\s+Ask <EMAIL_ADDRESS>, idiot\\.$`, 'm'),
+      new RegExp(`\\soutput\\s+fail\\s+pii\\s+${bad}\\s+Ask <EMAIL_ADDRESS>, idiot\\.$`, 'm'),
     );
-    expect(detail).toMatch(/^final content:\s+Ask <EMAIL_ADDRESS>, idiot\.$/m);
-    expect(detail).toMatch(/^pii\s+no\s+1\.00\s+mask\s+/m);
+    expect(detail).toMatch(/^content if enforced:\s+Ask <EMAIL_ADDRESS>, idiot\.$/m);
+    expect(detail).toMatch(
+      /^pii\s+fail\s+1\.00\s+mask\s+would mask\s+found .*; the findings would be masked$/m,
+    );
+
+    // pass/fail as the table says them; and the outcomes are said to be recorded after the fact.
+    const failed = await runInProcess(
+      ['guardrails', 'evaluations', 'list', id, '--status', 'fail', '--since', '30m'],
+      svc.env,
+    );
+    expect(failed.stdout).toBe(records);
+    expect(failed.stderr).toContain('after the model call');
+    expect(failed.stderr).toContain('nothing was blocked or changed in the app');
   });
 
   it('shows times in local time (TZ); --json keeps the service UTC timestamps', async () => {

@@ -71,11 +71,11 @@ describe('aqm traces tail', () => {
     expect(tail.stdout()).not.toContain(before);
     expect(lines[0]).toMatch(
       new RegExp(
-        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${first}  success  answer_relevance 1\\.00 ✓  toxicity 1\\.00 ✓  \\| guardrails: input success$`,
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d  ${first}  success  answer_relevance 1\\.00 ✓  toxicity 1\\.00 ✓  \\| guardrails: input pass$`,
       ),
     );
     expect(lines[1]).toContain(`${second}  error  answer_relevance 0\\.`.replace('\\', ''));
-    expect(lines[1]).toMatch(/toxicity 0\.40 ✗ {2}\| guardrails: input error \[prompt-injection\]$/);
+    expect(lines[1]).toMatch(/toxicity 0\.40 ✗ {2}\| guardrails: input fail \[prompt-injection\]$/);
     expect(lines[2]).toContain(third);
     expect(ANSI.test(tail.stdout())).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +74,39 @@ describe('aqm-server command line', { timeout: 20_000 }, () => {
     expect(await exitOf(child)).toBe(0);
   });
 
+  it('with --application, prints last the lines to paste: URL, key and the id, found again on a second run', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'aqm-server-cli-'));
+    try {
+      const ids: string[] = [];
+      for (const run of ['Created', 'Found']) {
+        const { child, url, key, stdout } = await startCli([
+          '--data-dir',
+          dataDir,
+          '--application',
+          'support-bot',
+        ]);
+        // The id line is printed with the others, in one write: it is there once the URL is.
+        const lines = stdout().trimEnd().split('\n');
+        expect(lines.slice(-3).map((line) => line.replace(/=.*/, ''))).toEqual([
+          'export AQM_BASE_URL',
+          'export AQM_API_KEY',
+          'export AQM_APPLICATION_ID',
+        ]);
+        expect(stdout()).toContain(`${run} the application "support-bot".`);
+        const id = /^export AQM_APPLICATION_ID=(\S+)$/m.exec(stdout())?.[1] as string;
+        const app = await caller(url, key as string)('GET', `/applications/${id}`);
+        expect(app.status).toBe(200);
+        expect(app.body.data.name).toBe('support-bot');
+        ids.push(id);
+        child.kill('SIGTERM');
+        expect(await exitOf(child)).toBe(0);
+      }
+      expect(ids[1]).toBe(ids[0]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('makes a different key each run', async () => {
     const first = await startCli([]);
     const second = await startCli([]);
@@ -133,6 +167,7 @@ describe('aqm-server command line', { timeout: 20_000 }, () => {
     [['--frobnicate'], /Unknown option '--frobnicate'/],
     [['--fault-rate', '2', '--fault-status', '500'], /rules\[0\]\.rate must be a number from 0 to 1, got 2/],
     [['--api-key', ':project'], /--api-key #1 must be KEY or KEY:PROJECT/],
+    [['--application', ' '], /--application must be a name of 1 to 100 characters/],
   ])('refuses %j with a clear message and exit code 2 or 1', async (args, message) => {
     const error = await promisify(execFile)(bin, args).catch((e: { code: number; stderr: string }) => e);
     expect(error).toMatchObject({ stderr: expect.stringMatching(message) });

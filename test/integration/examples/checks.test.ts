@@ -34,13 +34,13 @@ function goodRecords() {
 }
 
 describe('demo checks', () => {
-  it('pass when every message has a trace and the guardrails did their part', () => {
+  it('pass when every message has a trace and the guardrails recorded what they would do', () => {
     const results = checkDemo(goodRecords() as unknown as DemoRecords, DEMO_CONVERSATIONS);
     expect(results.map((r) => r.problem)).toEqual(results.map(() => undefined));
     expect(results[0]?.label).toBe(`one trace per message (${DEMO_TURNS})`);
   });
 
-  it('name what is missing: a trace, the block, the masking', () => {
+  it('name what is missing: a trace, the would-be block, the would-be masking', () => {
     const records = goodRecords();
     records.traces.shift(); // alice has two messages: her session still has a trace
     const mallory = records.guardrails.find((r) => r.final_content === '');
@@ -52,8 +52,8 @@ describe('demo checks', () => {
       .filter(Boolean);
     expect(problems).toEqual([
       `the service recorded ${DEMO_TURNS - 1} traces`,
-      'the personal data was not masked in both the prompt and the response',
-      'the prompt injection was not blocked at the input stage',
+      'the guardrails would not mask the personal data in both the prompt and the response',
+      'the input guardrail did not record the prompt injection as one to block',
     ]);
   });
 });

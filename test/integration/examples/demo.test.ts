@@ -20,7 +20,7 @@ const cells = (row: string) => row.trim().split(/ {2,}/);
 
 describe('pnpm demo (scripts/demo/demo.mjs, on the built packages)', () => {
   it(
-    'exits 0 and its tables show the injection blocked and the personal data masked',
+    'exits 0 and its tables show what the guardrails would do: block the injection, mask the personal data',
     async () => {
       const run = await runNode('scripts/demo/demo.mjs', {
         cwd: ROOT,
@@ -49,15 +49,25 @@ describe('pnpm demo (scripts/demo/demo.mjs, on the built packages)', () => {
         'input',
         'FAIL',
         'prompt-injection',
-        'blocked',
-        '(blocked)',
+        'would block',
+        '(would be blocked)',
       ]);
+      // Recorded after the fact: the report says so, and that the assistant answered the injection.
+      expect(run.stdout).toContain('Recorded after the fact');
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^Trace ${injection} \\(mallory\\): its input would have been blocked, yet the assistant answered: \\S`,
+          'm',
+        ),
+      );
+      // Nothing claims that content was blocked or masked.
+      expect(run.stdout).not.toMatch(/\b(was|were) (blocked|masked)\b|\(blocked\)| masked /);
       const piiInput = outcome(pii, 'input');
-      expect(piiInput?.slice(2, 5)).toEqual(['FAIL', 'pii', 'masked']);
+      expect(piiInput?.slice(2, 5)).toEqual(['FAIL', 'pii', 'would mask']);
       expect(piiInput?.[5]).toContain('<EMAIL_ADDRESS>');
       expect(piiInput?.[5]).not.toContain('carol.smith@example.org');
       const piiOutput = outcome(pii, 'output');
-      expect(piiOutput?.slice(2, 5)).toEqual(['FAIL', 'pii', 'masked']);
+      expect(piiOutput?.slice(2, 5)).toEqual(['FAIL', 'pii', 'would mask']);
       expect(piiOutput?.[5]).toContain('<EMAIL_ADDRESS>');
       // ... while the trace itself keeps what was said.
       expect(traces.find((row) => row[0] === pii)?.[5]).toContain('carol.smith@example.org');

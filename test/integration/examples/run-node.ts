@@ -26,16 +26,29 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
 }
 
+/** Where and how long a child process runs. */
+export interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+}
+
 /**
  * Runs `node <entry>` in `cwd` and resolves when it exits, with its output. The child is killed
  * after `timeoutMs` (then `code` is null and `signal` set), so a hanging example fails the test.
  */
-export function runNode(
-  entry: string,
-  { cwd, env, timeoutMs }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+export function runNode(entry: string, options: RunOptions): Promise<NodeRun> {
+  return runCommand(process.execPath, [entry], options);
+}
+
+/** Runs any command as {@link runNode} runs node: output collected, killed after `timeoutMs`. */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  { cwd, env, timeoutMs }: RunOptions,
 ): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

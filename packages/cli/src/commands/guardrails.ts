@@ -8,9 +8,12 @@ import { collectList, type ListFlags } from '../list-paging.js';
 import { readBody, requireObject } from '../read-body.js';
 import { formatLocalTime } from '../render/local-time.js';
 import type { Output } from '../render/output.js';
-import { paintPassStatus } from '../render/scores.js';
+import { paintPassStatus, passStatusWord } from '../render/scores.js';
 import type { Session } from '../session.js';
 import { CliUsageError } from '../usage-error.js';
+
+/** `--status` as typed (pass/fail, or the service's own words) → the service's `passStatus`. */
+const PASS_STATUS = { pass: 'success', fail: 'error', success: 'success', error: 'error' } as const;
 
 type ValidatorRow = GuardrailsConfig['input_validators'][number] & { stage: string };
 
@@ -39,21 +42,32 @@ const RECORD_COLUMNS = (out: Output) => [
   { header: 'TIME', value: (r: GuardrailEvaluationSummary) => formatLocalTime(r.created_at) },
   { header: 'STAGE', value: (r: GuardrailEvaluationSummary) => r.guardrail_stage },
   {
-    header: 'STATUS',
-    value: (r: GuardrailEvaluationSummary) => r.passStatus,
+    header: 'RESULT',
+    value: (r: GuardrailEvaluationSummary) => passStatusWord(r.passStatus),
     style: (text: string, r: GuardrailEvaluationSummary) =>
-      text.replace(r.passStatus, paintPassStatus(r.passStatus, out.palette)),
+      text.replace(passStatusWord(r.passStatus), paintPassStatus(r.passStatus, out.palette)),
   },
-  { header: 'CATEGORIES', value: (r: GuardrailEvaluationSummary) => r.categories.join(',') || '-' },
+  { header: 'FAILED', value: (r: GuardrailEvaluationSummary) => r.categories.join(',') || '-' },
   { header: 'TRACE', value: (r: GuardrailEvaluationSummary) => r.traceId },
-  { header: 'CONTENT', value: (r: GuardrailEvaluationSummary) => r.final_content, shrink: true },
+  { header: 'CONTENT IF ENFORCED', value: (r: GuardrailEvaluationSummary) => r.final_content, shrink: true },
 ];
+
+/**
+ * Said under guardrail outcomes: the interface records them for submitted traces, after the model
+ * call, so they tell what the actions would have done, never what happened to the app's traffic.
+ */
+const AFTER_THE_FACT =
+  'Guardrails run on submitted traces, after the model call: these outcomes say what each action would do ' +
+  '(block, mask, filter); nothing was blocked or changed in the app.';
+
+/** What each `on_fail` action would do, as the outcome tables say it. */
+const WOULD: Record<string, string> = { fail: 'would block', mask: 'would mask', filter: 'would filter' };
 
 /** `aqm guardrails get|set|validators` and `aqm guardrails evaluations list|get`. */
 export function registerGuardrailsCommands(program: Command, session: Session): void {
   const guardrails = program
     .command('guardrails')
-    .description('read and set guardrails, and read their outcomes');
+    .description('read and set guardrails, and read the outcomes recorded for traces (what they would do)');
 
   guardrails
     .command('get')
@@ -107,7 +121,10 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
         const out = session.output(command);
         if (out.json) return out.printJson(saved);
         printGuardrails(out, saved);
-        out.note('Saved.');
+        out.note(
+          'Saved. The service runs them on traces submitted from now on and records what they would block or mask; ' +
+            'it does not change what your app sends or answers.',
+        );
       },
     );
 
@@ -129,7 +146,9 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
       );
     });
 
-  const evaluations = guardrails.command('evaluations').description('guardrail outcomes recorded for traces');
+  const evaluations = guardrails
+    .command('evaluations')
+    .description('guardrail outcomes recorded for traces after the fact (what each action would do)');
 
   addTimeRangeOptions(
     addListOptions(
@@ -137,7 +156,11 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
         .command('list')
         .description('list guardrail records of an application, newest first')
         .argument('<app-id>', 'the application id')
-        .option('--status <status>', 'success or error', oneOf(['success', 'error'] as const))
+        .option(
+          '--status <status>',
+          "pass or fail (the service's success or error)",
+          oneOf(['pass', 'fail', 'success', 'error'] as const),
+        )
         .option('--stage <stage>', 'input or output', oneOf(['input', 'output'] as const))
         .option('--category <category>', 'only records where this validator category failed, e.g. pii')
         .option('--search <text>', 'free text in prompt, response or content'),
@@ -148,7 +171,7 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
       appId: string,
       flags: ListFlags &
         TimeRangeFlags & {
-          status?: 'success' | 'error';
+          status?: 'pass' | 'fail' | 'success' | 'error';
           stage?: 'input' | 'output';
           category?: string;
           search?: string;
@@ -166,7 +189,7 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
             end: end as Date,
             page,
             limit,
-            passStatus: flags.status,
+            passStatus: flags.status === undefined ? undefined : PASS_STATUS[flags.status],
             stage: flags.stage,
             category: flags.category,
             search: flags.search,
@@ -177,6 +200,7 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
       });
       if (out.json) return out.printJson(list.items);
       out.table(RECORD_COLUMNS(out), list.items, 'No guardrail records in this range.');
+      if (list.items.length > 0) out.note(AFTER_THE_FACT);
       if (list.hint) out.note(list.hint);
     },
   );
@@ -197,20 +221,20 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
         ['trace', record.traceId],
         ['time', formatLocalTime(record.created_at)],
         ['stage', record.guardrail_stage],
-        ['status', paintPassStatus(record.passStatus, out.palette)],
-        ['categories', record.categories.join(', ') || '-'],
+        ['result', paintPassStatus(record.passStatus, out.palette)],
+        ['failed', record.categories.join(', ') || '-'],
         ['latency', `${record.latency} ms`],
         ['prompt', record.prompt],
         ['response', record.response],
-        ['final content', record.final_content],
+        ['content if enforced', record.final_content],
       ]);
       out.line();
       out.table(
         [
           { header: 'VALIDATOR', value: (c: (typeof record.allComponents)[number]) => c.type },
           {
-            header: 'PASSED',
-            value: (c) => (c.passed ? 'yes' : 'no'),
+            header: 'RESULT',
+            value: (c) => (c.passed ? 'pass' : 'fail'),
             style: (text, c) => (c.passed ? out.palette.green(text) : out.palette.red(text)),
           },
           {
@@ -219,10 +243,12 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
             align: 'right',
           },
           { header: 'ON FAIL', value: (c) => c.onFail },
+          { header: 'ACTION', value: (c) => (c.passed ? '-' : (WOULD[c.onFail] ?? c.onFail)) },
           { header: 'MESSAGE', value: (c) => c.message ?? '', shrink: true },
         ],
         record.allComponents,
         '(no validator ran)',
       );
+      out.note(AFTER_THE_FACT);
     });
 }

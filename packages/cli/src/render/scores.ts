@@ -11,9 +11,17 @@ export function paintScore(score: number, passed: boolean, palette: Palette): st
   return passed ? palette.green(text) : palette.red(text);
 }
 
-/** A guardrail `passStatus` coloured by outcome: `success` green, `error` red. */
+/**
+ * A guardrail `passStatus` as it reads: `success` → `pass` (green), `error` → `fail` (red), since
+ * `error` is a validator's verdict on the content, not a failure of the service or of the app.
+ */
 export function paintPassStatus(status: string, palette: Palette): string {
-  if (status === 'success') return palette.green(status);
-  if (status === 'error') return palette.red(status);
+  if (status === 'success') return palette.green('pass');
+  if (status === 'error') return palette.red('fail');
   return status;
+}
+
+/** The plain word of a guardrail `passStatus`: `pass`, `fail`, or the value itself if unknown. */
+export function passStatusWord(status: string): string {
+  return status === 'success' ? 'pass' : status === 'error' ? 'fail' : status;
 }

@@ -12,7 +12,8 @@ export interface TailedTrace {
 
 /**
  * One line per trace for `traces tail`: local start time, trace id, status, every metric score
- * (✓/✗, coloured on a terminal) and the guardrail outcome of each stage with failed categories.
+ * (✓/✗, coloured on a terminal) and the guardrail outcome of each stage (pass/fail, as recorded
+ * after the fact) with failed categories.
  */
 export function formatTailLine(item: TailedTrace, palette: Palette): string {
   const { trace } = item;

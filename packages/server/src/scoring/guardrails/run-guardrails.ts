@@ -9,7 +9,7 @@ export interface GuardrailRun {
   stage: GuardrailStage;
   /** `error` when any validator failed (even if `mask` or `filter` repaired the content). */
   passStatus: 'success' | 'error';
-  /** The content after every `on_fail` action; `''` when a `fail` validator blocked it. */
+  /** The content as every `on_fail` action would leave it; `''` when a `fail` validator would block it. */
   finalContent: string;
   /** One result per validator that ran, in configuration order. */
   components: GuardrailComponent[];
@@ -21,10 +21,12 @@ export interface GuardrailRun {
 
 const roundMs = (ms: number) => Math.round(ms * 1000) / 1000;
 
+// The service scores traces after the model call: it records what an action would have done to the
+// content, it never changed what the app sent or answered. The messages say so.
 const CONSEQUENCE: Record<OnFail, string> = {
-  mask: 'the findings were masked',
-  filter: 'the findings were removed',
-  fail: 'the content was blocked',
+  mask: 'the findings would be masked',
+  filter: 'the findings would be removed',
+  fail: 'the content would be blocked',
 };
 
 /** {@link runGuardrails} with a given validator map (tests pass their own). */
@@ -47,7 +49,7 @@ export function runGuardrailsWith(
     const detection = implementation.detect(content, validator.config);
     let message: string | undefined;
     if (detection.failed) {
-      message = `${detection.summary}; ${blocked ? 'the content was already blocked' : CONSEQUENCE[validator.on_fail]}`;
+      message = `${detection.summary}; ${blocked ? 'the content would already be blocked' : CONSEQUENCE[validator.on_fail]}`;
       if (!blocked) ({ content, blocked } = applyOnFail(content, detection.findings, validator.on_fail));
       if (!categories.includes(entry.category)) categories.push(entry.category);
     }

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { AqmClient } from '@aqm/client';
+import { type RunningServer, startServer } from '@aqm/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, ROOT, runCommand } from './run-node.js';
+
+/**
+ * The programs of the READMEs: a fenced block whose first line names its file (`// example.mjs`,
+ * `# try-it.sh`) is a complete program, run as the README says (`node example.mjs`,
+ * `sh try-it.sh`) in a project that has the packages it imports, twice in a row against one
+ * local service: a README example that works once and fails the second time (a name taken, 409)
+ * fails here.
+ */
+interface Snippet {
+  readme: string;
+  file: string;
+  code: string;
+  /** The `text` block right after the program (alone or after "prints"): its exact output. */
+  output: string | undefined;
+}
+
+const READMES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'packages'))
+    .map((name) => join('packages', name, 'README.md'))
+    .filter((path) => existsSync(join(ROOT, path))),
+];
+
+// Every README program, so that one losing its file-name line (and so its test) fails here.
+const EXPECTED = [
+  'README.md check.mjs',
+  'packages/cli/README.md try-it.sh',
+  'packages/client/README.md example.mjs',
+  'packages/express/README.md app.mjs',
+  'packages/fake-llm/README.md example.mjs',
+  'packages/langchain/README.md example.mjs',
+  'packages/otel/README.md example.mjs',
+  'packages/server/README.md example.mjs',
+  'packages/wire/README.md example.mjs',
+];
+
+const FENCE = /^```(\w*)\n([\s\S]*?)^```$/gm;
+const FILE_LINE = /^(?:\/\/|#) ([\w-]+\.(?:mjs|cjs|sh))\b/;
+
+function snippetsOf(readme: string): Snippet[] {
+  const text = readFileSync(join(ROOT, readme), 'utf8');
+  const fences = [...text.matchAll(FENCE)].map((m) => ({
+    lang: m[1] ?? '',
+    body: m[2] ?? '',
+    start: m.index ?? 0,
+    end: (m.index ?? 0) + m[0].length,
+  }));
+  const snippets: Snippet[] = [];
+  fences.forEach((fence, i) => {
+    const file = FILE_LINE.exec(fence.body)?.[1];
+    if (file === undefined || !['js', 'ts', 'sh'].includes(fence.lang)) return;
+    const next = fences[i + 1];
+    const between = next === undefined ? undefined : text.slice(fence.end, next.start).trim();
+    const output = next?.lang === 'text' && (between === '' || between === 'prints') ? next.body : undefined;
+    snippets.push({ readme, file, code: fence.body, output });
+  });
+  return snippets;
+}
+
+const SNIPPETS = READMES.flatMap(snippetsOf);
+
+/** The package a bare import specifier names (`@langchain/core/prompts` → `@langchain/core`). */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Where the workspace has the packages the programs import: the root's, the packages' and examples' own. */
+const MODULE_DIRS = [
+  join(ROOT, 'node_modules'),
+  ...['packages', 'examples'].flatMap((folder) =>
+    readdirSync(join(ROOT, folder)).map((name) => join(ROOT, folder, name, 'node_modules')),
+  ),
+];
+
+/**
+ * A project as a user's would be after `npm install` of what the programs import: its
+ * node_modules links each such package (the workspace's built one for @aqm/*), and `aqm` is on PATH.
+ */
+function makeProject(snippets: Snippet[]): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'aqm-readme-'));
+  const imports = new Set<string>();
+  for (const { code } of snippets) {
+    for (const m of code.matchAll(/\bfrom '([^']+)'|\bimport\('([^']+)'\)|\brequire\('([^']+)'\)/g)) {
+      const name = packageOf(m[1] ?? m[2] ?? m[3] ?? '');
+      if (name !== undefined) imports.add(name);
+    }
+  }
+  for (const name of imports) {
+    const found = MODULE_DIRS.map((d) => join(d, name)).find((d) => existsSync(join(d, 'package.json')));
+    if (found === undefined) throw new Error(`no package ${name} in the workspace for the README programs`);
+    mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
+    symlinkSync(realpathSync(found), join(dir, 'node_modules', name), 'dir');
+  }
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  const cli = join(ROOT, 'packages', 'cli', 'dist', 'cli.js');
+  writeFileSync(join(bin, 'aqm'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`, { mode: 0o755 });
+  return { dir, path: `${bin}:${process.env.PATH ?? ''}` };
+}
+
+const RUN_TIMEOUT_MS = 30_000;
+
+describe('README programs, run as written, twice in a row', () => {
+  const apiKey = `aqm_readme_${randomBytes(12).toString('hex')}`;
+  let server: RunningServer;
+  let project: { dir: string; path: string };
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    server = await startServer({ port: 0, apiKeys: [{ key: apiKey, projectId: 'readme' }] });
+    // What `pnpm start` (aqm-server --application support-bot) prints for the next step.
+    const client = new AqmClient({ apiKey, baseUrl: server.url });
+    const app = await client.applications.create({ name: 'support-bot' });
+    await client.close();
+    project = makeProject(SNIPPETS);
+    env = cleanEnv({
+      AQM_BASE_URL: server.url,
+      AQM_API_KEY: apiKey,
+      AQM_APPLICATION_ID: app.id,
+      PATH: project.path,
+      PORT: '0',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (project !== undefined) rmSync(project.dir, { recursive: true, force: true });
+  });
+
+  it('finds every README program', () => {
+    expect(SNIPPETS.map((s) => `${s.readme} ${s.file}`).sort()).toEqual(EXPECTED);
+  });
+
+  it.each(SNIPPETS.map((s) => [`${s.readme} ${s.file}`, s] as const))(
+    '%s',
+    async (_name, snippet) => {
+      const readme = readFileSync(join(ROOT, snippet.readme), 'utf8');
+      const runner = snippet.file.endsWith('.sh') ? 'sh' : 'node';
+      // The README says how to run it, with the file name the program's first line gives.
+      expect(readme).toContain(`${runner} ${snippet.file}`);
+      const dir = mkdtempSync(join(project.dir, 'run-'));
+      // A folder of its own (files it writes stay apart) inside the project: node_modules is found above.
+      writeFileSync(join(dir, snippet.file), snippet.code);
+      // `sh -e`: a command of the script that fails fails the run, not only the last one.
+      const [command, args]: [string, string[]] =
+        runner === 'sh' ? ['sh', ['-e', snippet.file]] : [process.execPath, [snippet.file]];
+      for (const attempt of ['first', 'second']) {
+        const run = await runCommand(command, args, { cwd: dir, env, timeoutMs: RUN_TIMEOUT_MS });
+        const context = `${attempt} run of ${snippet.readme} ${snippet.file}:\n${run.stdout}\n${run.stderr}`;
+        expect(run.code, context).toBe(0);
+        if (runner === 'node') expect(run.stderr, context).toBe('');
+        expect(run.stdout + run.stderr, context).not.toContain(apiKey);
+        if (snippet.output !== undefined) expect(run.stdout, context).toBe(snippet.output);
+      }
+    },
+    2 * RUN_TIMEOUT_MS + 5_000,
+  );
+});
