@@ -19,15 +19,30 @@ const KINDS: Record<string, SpanRole> = {
   PROMPT: 'other',
 };
 
+/**
+ * `message_content.type` values whose `message_content.text` is what was said: Chat Completions'
+ * `text`, the Responses API's `input_text` / `output_text`, and a model's `refusal`. Reasoning
+ * summaries and media are left out, as in every other convention.
+ */
+const TEXT_CONTENT_TYPES = new Set(['text', 'input_text', 'output_text', 'refusal']);
+
+/** The text of a flattened `message.contents.{j}.message_content.*` array (text parts only). */
+function contentsText(fields: Record<string, unknown>): string {
+  const texts: string[] = [];
+  for (const part of groupIndexed(fields, 'message.contents.')) {
+    const type = part['message_content.type'];
+    const text = part['message_content.text'];
+    if (typeof text === 'string' && (type === undefined || TEXT_CONTENT_TYPES.has(String(type))))
+      texts.push(text);
+  }
+  return contentText(texts);
+}
+
 /** One message from its flattened keys (relative to `llm.{input|output}_messages.{i}.`). */
 function flattenedMessage(fields: Record<string, unknown>): Message {
   let text = typeof fields['message.content'] === 'string' ? fields['message.content'] : '';
-  if (text === '') {
-    const parts = groupIndexed(fields, 'message.contents.')
-      .filter((part) => part['message_content.type'] === undefined || part['message_content.type'] === 'text')
-      .map((part) => part['message_content.text']);
-    text = contentText(parts.filter((part) => typeof part === 'string'));
-  }
+  // The Responses API (and multimodal Chat input) sends content as an array of parts instead.
+  if (text === '') text = contentsText(fields);
   const toolCalls: ToolCall[] = [];
   for (const call of groupIndexed(fields, 'message.tool_calls.')) {
     const name = call['tool_call.function.name'];
