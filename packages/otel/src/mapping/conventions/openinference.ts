@@ -2,7 +2,7 @@ import { argumentsText, contentText } from '../content-text.js';
 import { groupIndexed } from '../indexed.js';
 import { type Message, normaliseRole, type ToolCall } from '../messages.js';
 import type { SpanView } from '../span-view.js';
-import { firstString, tokenCounts } from './read-helpers.js';
+import { firstString, tokenCounts, variableStrings } from './read-helpers.js';
 import type { ConventionReader, SpanRole } from './types.js';
 
 const DOCUMENTS_PREFIX = 'retrieval.documents.';
@@ -18,6 +18,9 @@ const KINDS: Record<string, SpanRole> = {
   EVALUATOR: 'other',
   PROMPT: 'other',
 };
+
+/** Where a step's input and output variables are. */
+const OPENINFERENCE_STEP_KEYS = ['input.value', 'output.value'];
 
 /**
  * `message_content.type` values whose `message_content.text` is what was said: Chat Completions'
@@ -113,6 +116,7 @@ export const openInferenceReader: ConventionReader = {
       .filter((content): content is string => typeof content === 'string' && content !== '');
     return documents.length > 0 ? documents : undefined;
   },
+  stepValues: (view) => variableStrings(view, OPENINFERENCE_STEP_KEYS),
   session: (view) => firstString(view, ['session.id']),
   user: (view) => firstString(view, ['user.id']),
 };
