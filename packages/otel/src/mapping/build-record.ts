@@ -3,6 +3,7 @@ import type { MaskFunction } from '../privacy/mask.js';
 import { TextSanitizer } from '../privacy/text-sanitizer.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
+import { warnIfContentLost } from './content-loss.js';
 import type { MetadataValue } from './conventions/types.js';
 import { isoOf } from './iso-time.js';
 import type { LlmLogRecord } from './llm-log-record.js';
@@ -125,6 +126,7 @@ export function prepareTraceRecord(
     const nowMs = Date.now();
     const trace = structureTrace(spans, logs, nowMs);
     if (trace === undefined) return undefined;
+    attempt(() => warnIfContentLost(trace), undefined);
     return {
       minBytes: recordSizeFloor(trace, options.maxValueChars, options.mask !== undefined),
       build: () => attempt(() => assemble(trace, options, nowMs), undefined),
