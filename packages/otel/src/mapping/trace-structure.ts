@@ -52,6 +52,35 @@ function assignDepths(views: readonly SpanView[]): void {
   for (const view of views) view.depth = known.get(view) ?? 0;
 }
 
+/** Whether `a` beats `b` (same depth) as the top-level interaction: see {@link pickTop}. */
+function encloses(a: SpanView, b: SpanView): boolean {
+  return a.endMs - a.startMs > b.endMs - b.startMs;
+}
+
+/**
+ * The highest LLM-ish span (fewest ancestors). Among several at that depth, a chain, agent or
+ * workflow beats a model call, and of those the longest one wins: instrumentations that do not
+ * parent their spans (Traceloop's LangChain handler takes the active span, so every run is a
+ * sibling under the request span; callbacks may start them out of order) leave the outer chain
+ * as the one that encloses the others. Otherwise the earliest wins.
+ */
+function pickTop(views: readonly SpanView[], roles: ReadonlyMap<SpanView, SpanRole>): SpanView | undefined {
+  let top: SpanView | undefined;
+  for (const view of views) {
+    const role = roles.get(view)!;
+    if (!isLlmIsh(role)) continue;
+    if (top === undefined || view.depth < top.depth) {
+      top = view;
+      continue;
+    }
+    if (view.depth > top.depth) continue;
+    const topRole = roles.get(top)!;
+    // Views are in start order, so keeping `top` on ties keeps the earliest.
+    if (role === 'top' && (topRole !== 'top' || encloses(view, top))) top = view;
+  }
+  return top;
+}
+
 function hasBothSides(view: SpanView): boolean {
   return attempt(() => Boolean(promptOf(view)) && Boolean(responseOf(view)), false);
 }
@@ -86,11 +115,7 @@ export function structureTrace(
     if (role === 'llm') modelCalls.push(view);
   }
   assignDepths(views);
-  let top: SpanView | undefined;
-  for (const view of views) {
-    // Views are in start order, so a strict comparison keeps the earliest on ties.
-    if (isLlmIsh(roles.get(view)!) && (top === undefined || view.depth < top.depth)) top = view;
-  }
+  const top = pickTop(views, roles);
   // A trace without a model call still counts when its top-level interaction carries both sides
   // itself: an app whose model client is not instrumented, captured at its request (@aqm/express).
   if (modelCalls.length === 0 && !(top !== undefined && hasBothSides(top))) return undefined;
