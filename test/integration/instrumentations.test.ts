@@ -34,9 +34,15 @@ describe.each(['openinference', 'traceloop'])(
         });
         expect(run.stderr).toBe('');
         expect(run.code).toBe(0);
-        const report = lastJsonLine<{ traces: number; results: StoredResult[] }>(run.stdout);
-        // One trace per request, and no stray record from a run of a chain.
-        expect(report.traces).toBe(4);
+        const report = lastJsonLine<{ traces: number; prompts: string[]; results: StoredResult[] }>(
+          run.stdout,
+        );
+        // One trace per request, plus the template chain run once with no span around it (Traceloop
+        // then makes each run a trace of its own): no stray record from a piece of a chain.
+        expect(report.traces).toBe(5);
+        expect(report.prompts).toEqual(
+          [...report.results.map((result) => result.question), 'What is the capital of France?'].sort(),
+        );
         const byName = new Map(report.results.map((result) => [result.name, result]));
         for (const result of report.results) {
           expect(result.stored, `${result.name}: stored`).not.toBeNull();

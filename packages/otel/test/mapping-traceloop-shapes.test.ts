@@ -1,5 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
+import { buildTraceRecord } from '../src/mapping/build-record.js';
 import { mapTrace } from './mapping-helpers/expect-record.js';
 import { buildTrace, json, type SpanSpec } from './mapping-helpers/spans.js';
 
@@ -70,8 +71,61 @@ describe('Traceloop shapes', () => {
           { name: 'inner work' },
           { name: 'more inner work' },
         ]),
+        {
+          name: 'chat gpt-4o-mini',
+          kind: SpanKind.CLIENT,
+          scope: '@traceloop/instrumentation-langchain',
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.request.model': 'gpt-4o-mini',
+            'gen_ai.input.messages': json([
+              { role: 'user', parts: [{ type: 'text', content: 'What is OpenTelemetry?' }] },
+            ]),
+            'gen_ai.output.messages': json([
+              { role: 'assistant', parts: [{ type: 'text', content: 'The final answer.' }] },
+            ]),
+          },
+        },
       ],
     });
-    expect(mapTrace(built).response).toBe('The final answer.');
+    const record = mapTrace(built);
+    expect(record.response).toBe('The final answer.');
+    expect(record.prompt).toBe('What is OpenTelemetry?');
+  });
+
+  it('with no span around the chain, each LangChain run is its own trace: only the model call’s is a record', () => {
+    const run = (name: string, input: unknown, output: unknown) =>
+      buildTrace({
+        name: `workflow ${name}`,
+        scope: '@traceloop/instrumentation-langchain',
+        attributes: {
+          'gen_ai.operation.name': 'workflow',
+          'traceloop.span.kind': 'workflow',
+          'traceloop.entity.input': json(input),
+          'traceloop.entity.output': json(output),
+        },
+      });
+    for (const piece of [
+      run('RunnableSequence', { country: 'France' }, { output: 'Paris.' }),
+      run(
+        'prompt',
+        { country: 'France' },
+        { lc: 1, type: 'constructor', id: ['ChatPromptValue'], kwargs: {} },
+      ),
+      run('parser', { content: 'Paris.' }, { output: 'Paris.' }),
+    ]) {
+      expect(buildTraceRecord(piece.spans, piece.logs, { maxValueChars: 1_000 })).toBeUndefined();
+    }
+    // The same chain span from another instrumentation, alone with both sides, is still an interaction.
+    const own = buildTrace({
+      name: 'workflow RunnableSequence',
+      scope: 'my-app',
+      attributes: {
+        'traceloop.span.kind': 'workflow',
+        'traceloop.entity.input': json({ question: 'What is the capital of France?' }),
+        'traceloop.entity.output': json({ output: 'Paris.' }),
+      },
+    });
+    expect(mapTrace(own)).toMatchObject({ prompt: 'What is the capital of France?', response: 'Paris.' });
   });
 });

@@ -1,6 +1,7 @@
 import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
 import { classifySpan, isLlmIsh } from './classify.js';
+import { scopeName } from './conventions/read-helpers.js';
 import type { SpanRole } from './conventions/types.js';
 import type { LlmLogRecord } from './llm-log-record.js';
 import { promptOf, responseOf } from './record-content.js';
@@ -81,6 +82,18 @@ function pickTop(views: readonly SpanView[], roles: ReadonlyMap<SpanView, SpanRo
   return top;
 }
 
+/**
+ * Instrumentations that trace a chain's model calls themselves but parent every run to the active
+ * span only: with no span around the chain, each run (prompt template, parser, the chain) is a
+ * trace of its own, and one without a model call is a piece of an interaction, not one.
+ */
+const UNPARENTED_RUN_SCOPES = new Set(['@traceloop/instrumentation-langchain']);
+
+/** Whether a top-level span without a model call below it may stand for an interaction. */
+function standsAlone(view: SpanView): boolean {
+  return !UNPARENTED_RUN_SCOPES.has(scopeName(view));
+}
+
 function hasBothSides(view: SpanView): boolean {
   return attempt(() => Boolean(promptOf(view)) && Boolean(responseOf(view)), false);
 }
@@ -118,7 +131,8 @@ export function structureTrace(
   const top = pickTop(views, roles);
   // A trace without a model call still counts when its top-level interaction carries both sides
   // itself: an app whose model client is not instrumented, captured at its request (@aqm/express).
-  if (modelCalls.length === 0 && !(top !== undefined && hasBothSides(top))) return undefined;
+  if (modelCalls.length === 0 && !(top !== undefined && standsAlone(top) && hasBothSides(top)))
+    return undefined;
   const chosen = top ?? modelCalls[0]!;
   const topFirst = [chosen];
   for (const view of views) if (view !== chosen) topFirst.push(view);
