@@ -80,12 +80,20 @@ describe('the official OpenAI instrumentation through NodeSDK (examples/nodesdk-
     RUN_TIMEOUT_MS + 10_000,
   );
 
-  it(
-    'started without logRecordProcessors: records go out empty and @aqm/otel says why, once, through diag',
-    async () => {
-      const run = await runNode('nodesdk-without-logs.cjs', {
+  it.each([
+    [
+      'no-log-processors',
+      'started without logRecordProcessors',
+      'no gen_ai log record',
+      'logRecordProcessors',
+    ],
+    ['capture-off', 'content capture off', 'content capture is off', 'captureMessageContent: true'],
+  ])(
+    '%s (%s): records go out empty and @aqm/otel says why, once, through diag',
+    async (name, _label, marker, fix) => {
+      const run = await runNode('nodesdk-content-lost.cjs', {
         cwd: FIXTURE,
-        env: cleanEnv({ OTEL_LOG_LEVEL: 'warn' }),
+        env: cleanEnv({ CASE: name, OTEL_LOG_LEVEL: 'warn' }),
         timeoutMs: RUN_TIMEOUT_MS,
       });
       expect(run.code).toBe(0);
@@ -94,11 +102,13 @@ describe('the official OpenAI instrumentation through NodeSDK (examples/nodesdk-
         { prompt: '', response: '' },
         { prompt: '', response: '' },
       ]);
-      const warnings = run.stderr.split('\n').filter((line) => line.includes('no gen_ai log record'));
+      const warnings = run.stderr
+        .split('\n')
+        .filter((line) => line.includes('@opentelemetry/instrumentation-openai'));
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('logRecordProcessors');
-      expect(warnings[0]).toContain('@opentelemetry/api-logs');
-      // Nothing else of ours, and no resource warning per trace.
+      expect(warnings[0]).toContain(marker);
+      expect(warnings[0]).toContain(fix);
+      // No resource warning per trace either.
       expect(run.stderr).not.toContain('Accessing resource attributes before async attributes settled');
     },
     RUN_TIMEOUT_MS + 10_000,

@@ -3,7 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCEPT_LLM_LOG } from '../src/export/llm-log-sink.js';
 import { AqmLogRecordProcessor } from '../src/log-record-processor.js';
 import { buildTraceRecord } from '../src/mapping/build-record.js';
-import { CONTENT_LOSS_WARNING, resetContentLossState } from '../src/mapping/content-loss.js';
+import {
+  CAPTURE_OFF_WARNING,
+  CONTENT_LOSS_WARNING,
+  resetContentLossState,
+} from '../src/mapping/content-loss.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
 import { buildTrace, openAiLog, type SpanSpec } from './mapping-helpers/spans.js';
 
@@ -84,5 +88,21 @@ describe('content carried by log records that never arrive: one diag warning', (
     const other = buildTrace({ ...openAiChatSpan(), scope: 'my-own-instrumentation' });
     buildTraceRecord(other.spans, other.logs, OPTIONS);
     expect(logger.at('warn')).toEqual([]);
+  });
+
+  it('warns once, differently, when the log records arrive without content (capture off)', () => {
+    for (let i = 0; i < 2; i += 1) {
+      // What the instrumentation emits with captureMessageContent off: the events, no content.
+      const built = buildTrace(
+        openAiChatSpan([
+          openAiLog('gen_ai.user.message', {}),
+          openAiLog('gen_ai.choice', { index: 0, finish_reason: 'stop', message: {} }),
+        ]),
+      );
+      expect(buildTraceRecord(built.spans, built.logs, OPTIONS)).toMatchObject({ prompt: '', response: '' });
+    }
+    expect(logger.at('warn')).toHaveLength(1);
+    expect(logger.at('warn')[0]).toContain(CAPTURE_OFF_WARNING);
+    expect(logger.at('warn')[0]).toContain('captureMessageContent: true');
   });
 });

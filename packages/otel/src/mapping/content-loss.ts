@@ -10,6 +10,8 @@ interface ContentLossState {
   /** A `gen_ai.*` log record reached an AqmLogRecordProcessor. */
   logSeen: boolean;
   warned: boolean;
+  /** Said that log records arrive without content (capture turned off). */
+  warnedCaptureOff: boolean;
 }
 
 // Shared through a registered symbol, so that the ESM and CJS builds of this package, both loaded
@@ -18,7 +20,7 @@ const STATE_KEY = Symbol.for('@aqm/otel.contentLoss');
 
 function state(): ContentLossState {
   const holder = globalThis as { [STATE_KEY]?: ContentLossState };
-  holder[STATE_KEY] ??= { logSeen: false, warned: false };
+  holder[STATE_KEY] ??= { logSeen: false, warned: false, warnedCaptureOff: false };
   return holder[STATE_KEY];
 }
 
@@ -39,19 +41,32 @@ export const CONTENT_LOSS_WARNING =
   'instrumentations: [new OpenAIInstrumentation({ captureMessageContent: true })] })`, or ' +
   '`registerAqm()`, which registers both providers, and one version of @opentelemetry/api-logs.';
 
+/** The text of the warning when log records arrive, but without content. */
+export const CAPTURE_OFF_WARNING =
+  'Spans of @opentelemetry/instrumentation-openai arrive with their log records but without prompt or ' +
+  'response: its message content capture is off (the default), so these traces are sent with an empty ' +
+  'prompt and response. Fix: `new OpenAIInstrumentation({ captureMessageContent: true })`, or set ' +
+  'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true.';
+
 /**
  * Says once, through `diag`, that content is being lost: the trace has a model call of
  * `@opentelemetry/instrumentation-openai` with no content of its own and no joined log record,
- * and no `gen_ai.*` log record ever reached an `AqmLogRecordProcessor` in this process.
+ * and no `gen_ai.*` log record ever reached an `AqmLogRecordProcessor` in this process. And,
+ * once, when its log records do arrive but carry no content (capture off).
  */
 export function warnIfContentLost(trace: TraceStructure): void {
   const current = state();
-  if (current.warned || current.logSeen) return;
+  if (current.warned && current.warnedCaptureOff) return;
   for (const view of trace.modelCalls) {
-    if (scopeName(view) !== LOG_CONTENT_SCOPE || view.logs.length > 0) continue;
+    if (scopeName(view) !== LOG_CONTENT_SCOPE) continue;
     if (promptOf(view) !== undefined || responseOf(view) !== undefined) continue;
-    current.warned = true;
-    aqmDiag.warn(CONTENT_LOSS_WARNING);
+    if (view.logs.length === 0 && !current.logSeen && !current.warned) {
+      current.warned = true;
+      aqmDiag.warn(CONTENT_LOSS_WARNING);
+    } else if (view.logs.length > 0 && !current.warnedCaptureOff) {
+      current.warnedCaptureOff = true;
+      aqmDiag.warn(CAPTURE_OFF_WARNING);
+    }
     return;
   }
 }
@@ -61,4 +76,5 @@ export function resetContentLossState(): void {
   const current = state();
   current.logSeen = false;
   current.warned = false;
+  current.warnedCaptureOff = false;
 }
