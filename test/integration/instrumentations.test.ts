@@ -21,11 +21,29 @@ function lastJsonLine<T>(stdout: string): T {
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
 }
 
-describe.each(['openinference', 'traceloop'])(
-  '%s instrumentations of openai and LangChain',
-  (instrumentation) => {
+// What each one traces: OpenInference and Traceloop both `openai` and LangChain; @aqm/langchain only
+// LangChain (the app's direct `openai` calls are not its business).
+const REQUESTS = {
+  openinference: [
+    'openai chat completions',
+    'openai responses',
+    'langchain template chain',
+    'langchain rag chain',
+  ],
+  traceloop: [
+    'openai chat completions',
+    'openai responses',
+    'langchain template chain',
+    'langchain rag chain',
+  ],
+  'aqm-langchain': ['langchain template chain', 'langchain rag chain'],
+};
+
+describe.each(Object.entries(REQUESTS))(
+  '%s: the real packages tracing openai and LangChain',
+  (instrumentation, requests) => {
     it(
-      'record what the app asked and what it got, for Chat Completions, Responses, a template chain and a RAG chain',
+      'record what the app asked and what it got (Chat Completions, Responses, a template chain, a RAG chain), once each',
       async () => {
         const run = await runNode('run.mjs', {
           cwd: FIXTURE,
@@ -37,9 +55,10 @@ describe.each(['openinference', 'traceloop'])(
         const report = lastJsonLine<{ traces: number; prompts: string[]; results: StoredResult[] }>(
           run.stdout,
         );
+        expect(report.results.map((result) => result.name)).toEqual(requests);
         // One trace per request, plus the template chain run once with no span around it (Traceloop
         // then makes each run a trace of its own): no stray record from a piece of a chain.
-        expect(report.traces).toBe(5);
+        expect(report.traces).toBe(requests.length + 1);
         expect(report.prompts).toEqual(
           [...report.results.map((result) => result.question), 'What is the capital of France?'].sort(),
         );
