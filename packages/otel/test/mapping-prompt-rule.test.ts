@@ -330,6 +330,21 @@ describe('the prompt rule’s edges', () => {
     expect(mapTrace(built).prompt).toBe('How large is Paris?');
   });
 
+  it('looks at a bounded number of step values: a wrapping variable past them is not found', () => {
+    const steps = (count: number) =>
+      Array.from({ length: count }, (_, i) => openInference.step!({ step: `value ${i}` }));
+    const trace = (before: number) =>
+      buildTrace(
+        openInference.chain({ question: QUESTION }, RAG_ANSWER, [
+          ...steps(before),
+          openInference.step!({ context: CONTEXT_TEXT, question: QUESTION }),
+          openInference.model(RAG_MESSAGE, RAG_ANSWER),
+        ]),
+      );
+    expect(mapTrace(trace(10)).prompt).toBe(QUESTION);
+    expect(mapTrace(trace(300)).prompt).toBe(RAG_MESSAGE);
+  });
+
   it('a chain with no model call keeps its own input', () => {
     const built = buildTrace(openInference.chain({ question: QUESTION }, RAG_ANSWER, []));
     expect(mapTrace(built).prompt).toBe(QUESTION);

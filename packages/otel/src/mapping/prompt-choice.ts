@@ -11,6 +11,8 @@ import type { TraceStructure } from './trace-structure.js';
 const MIN_CONTEXT_CHARS = 20;
 /** Most retrieved documents and step values looked for in the model's message, per trace. */
 const MAX_CANDIDATES = 16;
+/** Most step values read per trace (short ones, skipped at once, included). */
+const MAX_STEP_VALUES = 256;
 /** Only this long a start of each candidate is looked for: bounded work, and a match all the same. */
 const NEEDLE_CHARS = 256;
 
@@ -26,16 +28,16 @@ function needleOf(text: string): string {
   return text.trim().slice(0, NEEDLE_CHARS);
 }
 
-/** The string values of the trace's pipeline steps (neither the top-level span nor a model call). */
-function stepValues(trace: TraceStructure): string[] {
-  const values: string[] = [];
+/**
+ * The string values of the trace's pipeline steps (neither the top-level span nor a model call),
+ * in span order, produced lazily: the caller stops at its budget, so a large trace's steps are
+ * not all parsed.
+ */
+function* stepValues(trace: TraceStructure): Generator<string> {
   for (const view of trace.views) {
     if (view === trace.top || trace.roles.get(view) === 'llm') continue;
-    for (const reader of READER_ORDER.stepValues) {
-      for (const value of ask(reader, 'stepValues', view) ?? []) values.push(value);
-    }
+    for (const reader of READER_ORDER.stepValues) yield* ask(reader, 'stepValues', view) ?? [];
   }
-  return values;
 }
 
 /**
@@ -57,10 +59,13 @@ function wrappingOf(
     if (containsText(message, needleOf(document))) return [];
   }
   const wrapping: string[] = [];
+  // Values looked at, short ones included, so that a trace of many steps costs a bounded amount.
+  let looked = 0;
   for (const value of stepValues(trace)) {
+    if (budget === 0 || looked >= MAX_STEP_VALUES) break;
+    looked += 1;
     const trimmed = value.trim();
     if (trimmed.length < MIN_CONTEXT_CHARS || wrapping.includes(value)) continue;
-    if (budget === 0) break;
     budget -= 1;
     // A value holding the question is the question (or the whole prompt), not what wrapped it.
     if (containsText(trimmed, question)) continue;
