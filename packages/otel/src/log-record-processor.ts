@@ -1,6 +1,7 @@
 import { type Context, isSpanContextValid, type SpanContext, TraceFlags, trace } from '@opentelemetry/api';
 import { ACCEPT_LLM_LOG, isLlmLogSink, type LlmLogSink } from './export/llm-log-sink.js';
 import type { AqmSpanExporter } from './exporter.js';
+import { noteContentLogRecord } from './mapping/content-loss.js';
 import { describeValue } from './option-checks.js';
 import type { AqmSpanProcessor } from './processor.js';
 
@@ -50,6 +51,8 @@ export class AqmLogRecordProcessor {
       const attributes = logRecord.attributes ?? {};
       const named = logRecord.eventName ?? attributes['event.name'];
       if (typeof named !== 'string' || !named.startsWith('gen_ai.')) return;
+      // Content reaches us: no need to warn that it is lost (mapping/content-loss.ts).
+      noteContentLogRecord();
       const spanContext =
         logRecord.spanContext ?? (context === undefined ? undefined : trace.getSpanContext(context));
       if (spanContext === undefined || !isSpanContextValid(spanContext)) return;

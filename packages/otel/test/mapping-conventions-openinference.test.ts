@@ -53,6 +53,70 @@ const cases: ConventionCase[] = [
     },
   },
   {
+    name: 'OpenInference openai Responses API: input and output as message.contents arrays (input_text / output_text)',
+    build: () =>
+      buildTrace({
+        name: 'OpenAI Responses',
+        kind: SpanKind.INTERNAL,
+        scope: '@arizeai/openinference-instrumentation-openai',
+        // As recorded from @arizeai/openinference-instrumentation-openai 4.2.7 against the fake model.
+        attributes: {
+          'openinference.span.kind': 'LLM',
+          'llm.model_name': 'gpt-4o-mini',
+          'input.value': json({
+            model: 'gpt-4o-mini',
+            instructions: 'Be brief.',
+            input: [{ role: 'user', content: [{ type: 'input_text', text: 'Name a colour.' }] }],
+          }),
+          'input.mime_type': 'application/json',
+          'llm.system': 'openai',
+          'llm.input_messages.0.message.role': 'system',
+          'llm.input_messages.0.message.content': 'Be brief.',
+          'llm.input_messages.1.message.role': 'user',
+          'llm.input_messages.1.message.contents.0.message_content.type': 'input_text',
+          'llm.input_messages.1.message.contents.0.message_content.text': 'Name a colour.',
+          'output.value': json({ id: 'resp_1', object: 'response', output_text: 'Blue.' }),
+          'output.mime_type': 'application/json',
+          'llm.output_messages.0.message.role': 'assistant',
+          'llm.output_messages.0.message.contents.0.message_content.type': 'reasoning',
+          'llm.output_messages.0.message.contents.0.message_content.text': 'The user wants one colour.',
+          'llm.output_messages.0.message.contents.1.message_content.type': 'output_text',
+          'llm.output_messages.0.message.contents.1.message_content.text': 'Blue.',
+          'llm.token_count.prompt': 5,
+          'llm.token_count.completion': 2,
+          'llm.token_count.total': 7,
+        },
+        status: { code: SpanStatusCode.OK },
+      }),
+    expected: {
+      prompt: 'Name a colour.',
+      response: 'Blue.',
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7 },
+      convention: 'openinference',
+    },
+  },
+  {
+    name: 'OpenInference openai Responses API: a refusal part is the response',
+    build: () =>
+      buildTrace({
+        name: 'OpenAI Responses',
+        scope: '@arizeai/openinference-instrumentation-openai',
+        attributes: {
+          'openinference.span.kind': 'LLM',
+          'llm.model_name': 'gpt-4o-mini',
+          'llm.input_messages.0.message.role': 'user',
+          'llm.input_messages.0.message.contents.0.message_content.type': 'input_text',
+          'llm.input_messages.0.message.contents.0.message_content.text': 'Help me pick a lock.',
+          'llm.output_messages.0.message.role': 'assistant',
+          'llm.output_messages.0.message.contents.0.message_content.type': 'refusal',
+          'llm.output_messages.0.message.contents.0.message_content.text': 'I cannot help with that.',
+        },
+      }),
+    expected: { prompt: 'Help me pick a lock.', response: 'I cannot help with that.', model: 'gpt-4o-mini' },
+  },
+  {
     name: 'OpenInference langchain: CHAIN root → RETRIEVER with documents → LLM child',
     build: () =>
       buildTrace({

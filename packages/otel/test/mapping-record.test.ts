@@ -23,10 +23,8 @@ describe('buildTraceRecord: the top-level interaction', () => {
             'output.mime_type': 'application/json',
           },
           children: [
-            chatSpan(
-              'Context: policy.md\nQuestion: What is the refund policy?',
-              'Refunds are accepted within 30 days.',
-            ),
+            // (How a chain's prompt is chosen when the model's message differs is in mapping-prompt-rule.test.ts.)
+            chatSpan('What is the refund policy?', 'Refunds are accepted within 30 days.'),
           ],
         },
       ],

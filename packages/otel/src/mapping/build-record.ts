@@ -3,11 +3,13 @@ import type { MaskFunction } from '../privacy/mask.js';
 import { TextSanitizer } from '../privacy/text-sanitizer.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
+import { warnIfContentLost } from './content-loss.js';
 import type { MetadataValue } from './conventions/types.js';
 import { isoOf } from './iso-time.js';
 import type { LlmLogRecord } from './llm-log-record.js';
-import { modelAndProvider, promptAndResponse } from './record-content.js';
-import { deploymentString, traceContext, traceIdentity } from './record-context.js';
+import { choosePrompt, type PromptChoice } from './prompt-choice.js';
+import { modelAndProvider, traceResponse } from './record-content.js';
+import { deploymentString, MAX_CONTEXT_ITEMS, traceContext, traceIdentity } from './record-context.js';
 import { traceMetadata } from './record-metadata.js';
 import { recordSizeFloor } from './record-size-floor.js';
 import { traceStatus } from './record-status.js';
@@ -33,9 +35,23 @@ export interface RecordOptions {
 /** What a trace whose metadata cannot be read contributes (shared: it is only iterated). */
 const NO_METADATA: ReadonlyMap<string, MetadataValue> = new Map();
 
+/** What a trace whose prompt cannot be read contributes. */
+const NO_PROMPT: PromptChoice = { prompt: undefined, wrapping: [] };
+
+/** Retrieved documents, then what wrapped the question in the model's message, without repeats. */
+function withWrapping(documents: string[] | undefined, wrapping: readonly string[]): string[] | undefined {
+  if (wrapping.length === 0) return documents;
+  const items = [...(documents ?? [])];
+  for (const item of wrapping)
+    if (items.length < MAX_CONTEXT_ITEMS && !items.includes(item)) items.push(item);
+  return items;
+}
+
 function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number): EvaluationTrace {
   const sanitizer = new TextSanitizer({ maxValueChars: options.maxValueChars, mask: options.mask });
-  const { prompt, response } = promptAndResponse(trace);
+  const documents = attempt(() => traceContext(trace), undefined);
+  const { prompt, wrapping } = attempt(() => choosePrompt(trace, documents ?? []), NO_PROMPT);
+  const response = attempt(() => traceResponse(trace), '');
   let startMs = Number.POSITIVE_INFINITY;
   let endMs = Number.NEGATIVE_INFINITY;
   for (const view of trace.views) {
@@ -45,7 +61,7 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
   const status = traceStatus(trace);
   const record: EvaluationTrace = {
     traceId: attempt(() => trace.top.span.spanContext().traceId, ''),
-    prompt: sanitizer.clean(prompt, 'prompt'),
+    prompt: sanitizer.clean(prompt ?? '', 'prompt'),
     response: sanitizer.clean(response, 'response'),
     startTime: isoOf(startMs, nowMs),
     endTime: isoOf(endMs, nowMs),
@@ -58,7 +74,7 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
   if (provider !== undefined) record.provider = sanitizer.truncate(provider);
   const usage = attempt(() => traceUsage(trace), undefined);
   if (usage !== undefined) record.usage = usage;
-  const context = attempt(() => traceContext(trace), undefined);
+  const context = withWrapping(documents, wrapping);
   if (context !== undefined) record.context = context.map((item) => sanitizer.clean(item, 'context'));
   const { sessionId, userId } = traceIdentity(trace);
   if (sessionId !== undefined) record.sessionId = sanitizer.clean(sessionId, 'sessionId');
@@ -110,6 +126,7 @@ export function prepareTraceRecord(
     const nowMs = Date.now();
     const trace = structureTrace(spans, logs, nowMs);
     if (trace === undefined) return undefined;
+    attempt(() => warnIfContentLost(trace), undefined);
     return {
       minBytes: recordSizeFloor(trace, options.maxValueChars, options.mask !== undefined),
       build: () => attempt(() => assemble(trace, options, nowMs), undefined),

@@ -35,14 +35,8 @@ function latestFirst(trace: TraceStructure): SpanView[] {
   return [...trace.modelCalls].sort((a, b) => b.endMs - a.endMs);
 }
 
-/**
- * The trace's prompt: the top-level interaction's, else the earliest model call's.
- * The response: the top-level interaction's final answer, else the latest-ending model call's.
- */
-export function promptAndResponse(trace: TraceStructure): { prompt: string; response: string } {
-  let prompt = promptOf(trace.top);
-  for (let i = 0; prompt === undefined && i < trace.modelCalls.length; i += 1)
-    prompt = promptOf(trace.modelCalls[i]!);
+/** The trace's response: the top-level interaction's final answer, else the latest-ending model call's. */
+export function traceResponse(trace: TraceStructure): string {
   let response = responseOf(trace.top);
   if (response === undefined) {
     for (const view of latestFirst(trace)) {
@@ -50,7 +44,7 @@ export function promptAndResponse(trace: TraceStructure): { prompt: string; resp
       if (response !== undefined) break;
     }
   }
-  return { prompt: prompt ?? '', response: response ?? '' };
+  return response ?? '';
 }
 
 function firstAnswer(

@@ -75,10 +75,32 @@ function attributeValue(attributes: Record<string, unknown>, key: string): unkno
   }
 }
 
+/** A resource of the SDK 2.x line, whose detected attributes may still be promises. */
+interface DetectedResource {
+  readonly attributes: Record<string, unknown>;
+  readonly asyncAttributesPending?: boolean;
+  waitForAsyncAttributes?(): Promise<void>;
+}
+
+/**
+ * A resource's attributes, `undefined` while its detectors' values are pending (NodeSDK's
+ * default detectors): reading them then logs "Accessing resource attributes before async
+ * attributes settled" through diag for every trace and misses the detected values. They are
+ * settled for the traces that follow, as OpenTelemetry's own batch processor does.
+ */
+function resourceAttributes(resource: DetectedResource | undefined): Record<string, unknown> | undefined {
+  if (resource === undefined) return undefined;
+  if (resource.asyncAttributesPending === true) {
+    resource.waitForAsyncAttributes?.().catch(() => {});
+    return undefined;
+  }
+  return resource.attributes;
+}
+
 /** The attributes of a view's span or of its resource; `undefined` when they cannot be read. */
 function attributesOf(view: SpanView, source: 'span' | 'resource'): Record<string, unknown> | undefined {
   try {
-    return source === 'span' ? view.span.attributes : view.span.resource?.attributes;
+    return source === 'span' ? view.span.attributes : resourceAttributes(view.span.resource);
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
 import { classifySpan, isLlmIsh } from './classify.js';
+import { scopeName } from './conventions/read-helpers.js';
 import type { SpanRole } from './conventions/types.js';
 import type { LlmLogRecord } from './llm-log-record.js';
 import { promptOf, responseOf } from './record-content.js';
@@ -52,6 +53,47 @@ function assignDepths(views: readonly SpanView[]): void {
   for (const view of views) view.depth = known.get(view) ?? 0;
 }
 
+/** Whether `a` beats `b` (same depth) as the top-level interaction: see {@link pickTop}. */
+function encloses(a: SpanView, b: SpanView): boolean {
+  return a.endMs - a.startMs > b.endMs - b.startMs;
+}
+
+/**
+ * The highest LLM-ish span (fewest ancestors). Among several at that depth, a chain, agent or
+ * workflow beats a model call, and of those the longest one wins: instrumentations that do not
+ * parent their spans (Traceloop's LangChain handler takes the active span, so every run is a
+ * sibling under the request span; callbacks may start them out of order) leave the outer chain
+ * as the one that encloses the others. Otherwise the earliest wins.
+ */
+function pickTop(views: readonly SpanView[], roles: ReadonlyMap<SpanView, SpanRole>): SpanView | undefined {
+  let top: SpanView | undefined;
+  for (const view of views) {
+    const role = roles.get(view)!;
+    if (!isLlmIsh(role)) continue;
+    if (top === undefined || view.depth < top.depth) {
+      top = view;
+      continue;
+    }
+    if (view.depth > top.depth) continue;
+    const topRole = roles.get(top)!;
+    // Views are in start order, so keeping `top` on ties keeps the earliest.
+    if (role === 'top' && (topRole !== 'top' || encloses(view, top))) top = view;
+  }
+  return top;
+}
+
+/**
+ * Instrumentations that trace a chain's model calls themselves but parent every run to the active
+ * span only: with no span around the chain, each run (prompt template, parser, the chain) is a
+ * trace of its own, and one without a model call is a piece of an interaction, not one.
+ */
+const UNPARENTED_RUN_SCOPES = new Set(['@traceloop/instrumentation-langchain']);
+
+/** Whether a top-level span without a model call below it may stand for an interaction. */
+function standsAlone(view: SpanView): boolean {
+  return !UNPARENTED_RUN_SCOPES.has(scopeName(view));
+}
+
 function hasBothSides(view: SpanView): boolean {
   return attempt(() => Boolean(promptOf(view)) && Boolean(responseOf(view)), false);
 }
@@ -86,14 +128,11 @@ export function structureTrace(
     if (role === 'llm') modelCalls.push(view);
   }
   assignDepths(views);
-  let top: SpanView | undefined;
-  for (const view of views) {
-    // Views are in start order, so a strict comparison keeps the earliest on ties.
-    if (isLlmIsh(roles.get(view)!) && (top === undefined || view.depth < top.depth)) top = view;
-  }
+  const top = pickTop(views, roles);
   // A trace without a model call still counts when its top-level interaction carries both sides
   // itself: an app whose model client is not instrumented, captured at its request (@aqm/express).
-  if (modelCalls.length === 0 && !(top !== undefined && hasBothSides(top))) return undefined;
+  if (modelCalls.length === 0 && !(top !== undefined && standsAlone(top) && hasBothSides(top)))
+    return undefined;
   const chosen = top ?? modelCalls[0]!;
   const topFirst = [chosen];
   for (const view of views) if (view !== chosen) topFirst.push(view);

@@ -1,7 +1,10 @@
 import { isRecord } from '../json.js';
 import type { SpanView } from '../span-view.js';
-import { firstString, prefixedMetadata, scopeName, tokenCounts } from './read-helpers.js';
+import { firstString, prefixedMetadata, scopeName, tokenCounts, variableStrings } from './read-helpers.js';
 import type { ConventionReader, SpanRole, TokenCounts } from './types.js';
+
+/** Where a step's input and output variables are. */
+const LANGFUSE_STEP_KEYS = ['langfuse.observation.input', 'langfuse.observation.output'];
 
 /** Langfuse's trace metadata holds no ids of its own to leave out. */
 const NOTHING_EXCLUDED: ReadonlySet<string> = new Set();
@@ -52,6 +55,7 @@ export const langfuseReader: ConventionReader = {
   response: (view) => view.messages('langfuse.observation.output') ?? view.messages('langfuse.trace.output'),
   model: (view) => firstString(view, ['langfuse.observation.model.name']),
   usage: (view) => view.memo('langfuse:usage', () => usageDetails(view)),
+  stepValues: (view) => variableStrings(view, LANGFUSE_STEP_KEYS),
   session: (view) => firstString(view, ['session.id', 'langfuse.session.id']),
   user: (view) => firstString(view, ['user.id', 'langfuse.user.id']),
   error: (view) =>

@@ -1,6 +1,6 @@
 import { isRecord } from '../json.js';
 import type { SpanView } from '../span-view.js';
-import { firstString, prefixedMetadata } from './read-helpers.js';
+import { firstString, prefixedMetadata, variableStrings } from './read-helpers.js';
 import type { ConventionReader, SpanRole } from './types.js';
 
 const METADATA_PREFIX = 'langsmith.metadata.';
@@ -10,6 +10,9 @@ const ID_KEYS = new Set([...SESSION_KEYS, ...USER_KEYS]);
 // Full attribute keys built once: a key concatenated per call must be hashed on every lookup.
 const SESSION_ATTRIBUTES = SESSION_KEYS.map((key) => METADATA_PREFIX + key);
 const USER_ATTRIBUTES = USER_KEYS.map((key) => METADATA_PREFIX + key);
+
+/** Where a step's input and output variables are. */
+const LANGSMITH_STEP_KEYS = ['gen_ai.prompt', 'gen_ai.completion'];
 
 /** LangSmith run types (`langsmith.span.kind`) → span roles. */
 const RUN_TYPES: Record<string, SpanRole> = {
@@ -54,6 +57,7 @@ export const langsmithReader: ConventionReader = {
     view.str('langsmith.span.kind') === 'retriever'
       ? view.memo('langsmith:context', () => retrievedDocuments(view))
       : undefined,
+  stepValues: (view) => variableStrings(view, LANGSMITH_STEP_KEYS),
   session: (view) => firstString(view, SESSION_ATTRIBUTES),
   user: (view) => firstString(view, USER_ATTRIBUTES),
   metadata: (view) => prefixedMetadata(view, METADATA_PREFIX, ID_KEYS),

@@ -2,7 +2,7 @@ import { argumentsText, contentText } from '../content-text.js';
 import { groupIndexed } from '../indexed.js';
 import { type Message, normaliseRole, type ToolCall } from '../messages.js';
 import type { SpanView } from '../span-view.js';
-import { firstString, tokenCounts } from './read-helpers.js';
+import { firstString, tokenCounts, variableStrings } from './read-helpers.js';
 import type { ConventionReader, SpanRole } from './types.js';
 
 const DOCUMENTS_PREFIX = 'retrieval.documents.';
@@ -19,15 +19,33 @@ const KINDS: Record<string, SpanRole> = {
   PROMPT: 'other',
 };
 
+/** Where a step's input and output variables are. */
+const OPENINFERENCE_STEP_KEYS = ['input.value', 'output.value'];
+
+/**
+ * `message_content.type` values whose `message_content.text` is what was said: Chat Completions'
+ * `text`, the Responses API's `input_text` / `output_text`, and a model's `refusal`. Reasoning
+ * summaries and media are left out, as in every other convention.
+ */
+const TEXT_CONTENT_TYPES = new Set(['text', 'input_text', 'output_text', 'refusal']);
+
+/** The text of a flattened `message.contents.{j}.message_content.*` array (text parts only). */
+function contentsText(fields: Record<string, unknown>): string {
+  const texts: string[] = [];
+  for (const part of groupIndexed(fields, 'message.contents.')) {
+    const type = part['message_content.type'];
+    const text = part['message_content.text'];
+    if (typeof text === 'string' && (type === undefined || TEXT_CONTENT_TYPES.has(String(type))))
+      texts.push(text);
+  }
+  return contentText(texts);
+}
+
 /** One message from its flattened keys (relative to `llm.{input|output}_messages.{i}.`). */
 function flattenedMessage(fields: Record<string, unknown>): Message {
   let text = typeof fields['message.content'] === 'string' ? fields['message.content'] : '';
-  if (text === '') {
-    const parts = groupIndexed(fields, 'message.contents.')
-      .filter((part) => part['message_content.type'] === undefined || part['message_content.type'] === 'text')
-      .map((part) => part['message_content.text']);
-    text = contentText(parts.filter((part) => typeof part === 'string'));
-  }
+  // The Responses API (and multimodal Chat input) sends content as an array of parts instead.
+  if (text === '') text = contentsText(fields);
   const toolCalls: ToolCall[] = [];
   for (const call of groupIndexed(fields, 'message.tool_calls.')) {
     const name = call['tool_call.function.name'];
@@ -98,6 +116,7 @@ export const openInferenceReader: ConventionReader = {
       .filter((content): content is string => typeof content === 'string' && content !== '');
     return documents.length > 0 ? documents : undefined;
   },
+  stepValues: (view) => variableStrings(view, OPENINFERENCE_STEP_KEYS),
   session: (view) => firstString(view, ['session.id']),
   user: (view) => firstString(view, ['user.id']),
 };

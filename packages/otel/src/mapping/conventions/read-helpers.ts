@@ -1,3 +1,4 @@
+import { isRecord } from '../json.js';
 import type { SpanView } from '../span-view.js';
 import type { MetadataValue, TokenCounts } from './types.js';
 
@@ -53,4 +54,27 @@ export function prefixedMetadata(
 export function scopeName(view: SpanView): string {
   const scope = view.span.instrumentationScope as { name?: unknown } | undefined;
   return typeof scope?.name === 'string' ? scope.name : '';
+}
+
+/** Most variables read from one step value (a run's inputs or outputs object). */
+const MAX_VARIABLES = 32;
+
+/**
+ * The string values of the variables objects among `keys` (JSON attributes such as a chain run's
+ * inputs `{context, question}`). Serialised LangChain objects and messages are not variables.
+ */
+export function variableStrings(view: SpanView, keys: readonly string[]): string[] | undefined {
+  const out: string[] = [];
+  for (const key of keys) {
+    const parsed = view.json(key);
+    if (!isRecord(parsed) || 'lc' in parsed || 'role' in parsed) continue;
+    let taken = 0;
+    for (const name in parsed) {
+      if (taken >= MAX_VARIABLES) break;
+      taken += 1;
+      const value = parsed[name];
+      if (typeof value === 'string' && value !== '') out.push(value);
+    }
+  }
+  return out.length > 0 ? out : undefined;
 }

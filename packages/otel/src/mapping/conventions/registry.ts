@@ -44,6 +44,7 @@ export const READER_ORDER = {
   provider: [semconvReader, openInferenceReader, vercelAiReader],
   usage: [semconvReader, openInferenceReader, vercelAiReader, langfuseReader],
   context: [openInferenceReader, semconvReader, langsmithReader],
+  stepValues: [openInferenceReader, traceloopReader, langsmithReader, langfuseReader],
   identity: [
     semconvReader,
     openInferenceReader,

@@ -1,6 +1,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import { contentText } from '../content-text.js';
-import { isRecord } from '../json.js';
+import { isRecord, parseJsonLoose } from '../json.js';
+import { messagesFrom } from '../message-parsing.js';
 import type { Message } from '../messages.js';
 import type { SpanView } from '../span-view.js';
 import { firstNumber, firstString, tokenCounts } from './read-helpers.js';
@@ -19,6 +20,19 @@ function systemInstructions(view: SpanView): Message | undefined {
   const parsed = view.json('gen_ai.system_instructions');
   const text = parsed === undefined ? (typeof raw === 'string' ? raw : '') : contentText(parsed);
   return text === '' ? undefined : { role: 'system', text };
+}
+
+/**
+ * Traceloop records a Responses API input that is not a string as one user text part holding
+ * `JSON.stringify(params.input)`: that JSON's messages are the input.
+ */
+function unwrapJsonInput(messages: Message[] | undefined): Message[] | undefined {
+  if (messages?.length !== 1) return messages;
+  const only = messages[0]!;
+  if (only.role !== 'user' || !only.text.startsWith('[')) return messages;
+  const parsed = parseJsonLoose(only.text);
+  const inner = Array.isArray(parsed) ? messagesFrom(parsed) : undefined;
+  return inner?.some((message) => message.role !== undefined) ? inner : messages;
 }
 
 /** Each text part of a retrieval span's output messages is one document. */
@@ -64,7 +78,7 @@ export const semconvReader: ConventionReader = {
     return OTHER_OPERATIONS.has(operation) ? 'other' : undefined;
   },
   prompt(view) {
-    const input = view.messages('gen_ai.input.messages');
+    const input = view.memo('semconv:input', () => unwrapJsonInput(view.messages('gen_ai.input.messages')));
     if (input === undefined) return undefined;
     const system = systemInstructions(view);
     return system === undefined ? input : [system, ...input];

@@ -3,7 +3,7 @@ import { groupIndexed } from '../indexed.js';
 import { parseJsonLoose } from '../json.js';
 import { type Message, normaliseRole, type ToolCall } from '../messages.js';
 import type { SpanView } from '../span-view.js';
-import { firstString, prefixedMetadata, scopeName } from './read-helpers.js';
+import { firstString, prefixedMetadata, scopeName, variableStrings } from './read-helpers.js';
 import type { ConventionReader, SpanRole } from './types.js';
 
 const ASSOCIATION_PREFIX = 'traceloop.association.properties.';
@@ -13,6 +13,9 @@ const ID_KEYS = new Set([...SESSION_KEYS, ...USER_KEYS]);
 // Full attribute keys built once: a key concatenated per call must be hashed on every lookup.
 const SESSION_ATTRIBUTES = SESSION_KEYS.map((key) => ASSOCIATION_PREFIX + key);
 const USER_ATTRIBUTES = USER_KEYS.map((key) => ASSOCIATION_PREFIX + key);
+
+/** Where a step's input and output variables are. */
+const TRACELOOP_STEP_KEYS = ['traceloop.entity.input', 'traceloop.entity.output'];
 
 /** Legacy `content`: a string, or a JSON string of an array of content parts. */
 function legacyContent(value: unknown): string {
@@ -72,6 +75,7 @@ export const traceloopReader: ConventionReader = {
   response: (view) =>
     legacyMessages(view, 'gen_ai.completion.', 'traceloop:completion') ??
     view.messages('traceloop.entity.output'),
+  stepValues: (view) => variableStrings(view, TRACELOOP_STEP_KEYS),
   session: (view) => firstString(view, SESSION_ATTRIBUTES),
   user: (view) => firstString(view, USER_ATTRIBUTES),
   metadata: (view) => prefixedMetadata(view, ASSOCIATION_PREFIX, ID_KEYS),

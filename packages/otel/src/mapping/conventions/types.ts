@@ -41,6 +41,12 @@ export interface ConventionReader {
   model?(view: SpanView): string | undefined;
   provider?(view: SpanView): string | undefined;
   usage?(view: SpanView): TokenCounts | undefined;
+  /**
+   * The string values of a pipeline step's input and output variables (`{context, question}`),
+   * where the convention records them as an object: they tell retrieved context wrapped around
+   * the question apart from a prompt template's own text (see `prompt-choice.ts`).
+   */
+  stepValues?(view: SpanView): string[] | undefined;
   /** Retrieved documents carried by the span. */
   context?(view: SpanView): string[] | undefined;
   session?(view: SpanView): string | undefined;
