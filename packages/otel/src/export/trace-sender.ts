@@ -129,6 +129,8 @@ export class TraceSender {
     const waiting = this.#held.tickets();
     if (waiting.length === 0) return Promise.resolve();
     this.sendNow();
+    // While paused, the probe goes now: the caller waits to learn whether the key or id is fixed.
+    if (this.#pause.paused) this.#wakeSleepers();
     // Bounded by the longest a batch may be retried, plus one last backoff wait.
     const longest = this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs;
     return keepAliveUntil(
