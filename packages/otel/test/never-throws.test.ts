@@ -5,6 +5,7 @@ import { AqmLogRecordProcessor } from '../src/log-record-processor.js';
 import { AqmSpanProcessor } from '../src/processor.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
 import { FakeService } from './export-helpers/fake-service.js';
+import { fakeLlmSpan } from './export-helpers/fake-span.js';
 import { aqmOptions, testInternals } from './export-helpers/otel-setup.js';
 
 let service: FakeService;
@@ -17,33 +18,6 @@ afterEach(async () => {
   await service.close();
   diag.disable();
 });
-
-let nextId = 1;
-/** A finished LLM span of trace `traceId` (a root unless `parentSpanId` is given). */
-function llmSpan(traceId: string, attributes: Record<string, unknown> = {}, parentSpanId?: string) {
-  const spanId = (nextId++).toString(16).padStart(16, '0');
-  return {
-    name: 'chat m',
-    kind: 2,
-    spanContext: () => ({ traceId, spanId, traceFlags: 1 }),
-    parentSpanContext:
-      parentSpanId === undefined
-        ? undefined
-        : { traceId, spanId: parentSpanId, traceFlags: 1, isRemote: false },
-    startTime: [1, 0],
-    endTime: [2, 0],
-    status: { code: 0 },
-    attributes: {
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.request.model': 'm',
-      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
-      ...attributes,
-    },
-    events: [],
-    resource: { attributes: {} },
-    instrumentationScope: { name: 't' },
-  } as never;
-}
 
 const hostileSpans = [
   null,
@@ -77,7 +51,7 @@ describe('nothing throws into the app', () => {
   it('AqmSpanProcessor.onStart and onEnd take anything', async () => {
     const { processor: aqm } = processor();
     for (const span of hostileSpans) {
-      expect(() => aqm.onStart(span, undefined as never)).not.toThrow();
+      expect(() => (aqm.onStart as (...args: unknown[]) => void)(span, undefined)).not.toThrow();
       expect(() => aqm.onEnd(span)).not.toThrow();
     }
     await expect(aqm.forceFlush()).resolves.toBeUndefined();
@@ -112,7 +86,7 @@ describe('what used to happen silently is said once through diag', () => {
   it('spans past maxSpansPerTrace: one warning, however many traces reach it', async () => {
     const { processor: aqm, logger } = processor({ maxSpansPerTrace: 2 });
     for (const traceId of ['c'.repeat(32), 'd'.repeat(32)]) {
-      for (let i = 0; i < 5; i += 1) aqm.onEnd(llmSpan(traceId, {}, 'f'.repeat(16)));
+      for (let i = 0; i < 5; i += 1) aqm.onEnd(fakeLlmSpan(traceId, {}, 'f'.repeat(16)));
     }
     const warnings = logger.at('warn').filter((line) => line.includes('maxSpansPerTrace'));
     expect(warnings).toHaveLength(1);
@@ -124,8 +98,8 @@ describe('what used to happen silently is said once through diag', () => {
     const logs = new CaptureLogger();
     diag.setLogger(logs, { logLevel: DiagLogLevel.ALL, suppressOverrideMessage: true });
     const { processor: aqm } = processor({ batchDelayMs: 0 });
-    aqm.onEnd(llmSpan('e'.repeat(32), { 'gen_ai.input.messages': '[not json' }));
-    aqm.onEnd(llmSpan('9'.repeat(32), { 'gen_ai.input.messages': '{"also": not json' }));
+    aqm.onEnd(fakeLlmSpan('e'.repeat(32), { 'gen_ai.input.messages': '[not json' }));
+    aqm.onEnd(fakeLlmSpan('9'.repeat(32), { 'gen_ai.input.messages': '{"also": not json' }));
     await aqm.forceFlush();
     const warnings = logs.at('warn').filter((line) => line.includes('is not valid JSON'));
     expect(warnings).toEqual([

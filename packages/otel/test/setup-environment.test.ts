@@ -50,7 +50,7 @@ afterEach(() => {
 
 /** Lines written to stderr during the test. */
 function stderrLines(): string[] {
-  return stderr.mock.calls.map((call) => String(call[0]));
+  return stderr.mock.calls.map((call: unknown[]) => String(call[0]));
 }
 
 describe.each(components)('%s and the environment', (name, create) => {
