@@ -49,10 +49,15 @@ function fix(id: string): string {
 }
 
 /** Two copies of `id` (ours and the app's): spans or log records may silently go nowhere. */
-function compareWithApp(logger: DiagLogger, id: string, alwaysHarmful: boolean): Copy | undefined {
+function compareWithApp(
+  logger: DiagLogger,
+  id: string,
+  alwaysHarmful: boolean,
+  appRoot: string,
+): Copy | undefined {
   const ours = copyOf(fromHere, id);
   if (ours === undefined) return undefined;
-  const app = copyOf(createRequire(join(process.cwd(), 'package.json')), id);
+  const app = copyOf(createRequire(join(appRoot, 'package.json')), id);
   if (app === undefined || app.dir === ours.dir) return ours;
   const harmful = alwaysHarmful || app.version !== ours.version;
   const message =
@@ -90,19 +95,19 @@ function compareWithRegistry(logger: DiagLogger, ours: Copy): void {
 
 /**
  * Reports, once per process and through `diag`, duplicate copies of `@opentelemetry/api` or
- * `@opentelemetry/api-logs` (the app's and ours), with the fix. The API's global registry is
+ * `@opentelemetry/api-logs` (the one the app resolves from `appRoot`, and ours), with the fix. The API's global registry is
  * checked once the app's synchronous setup has run, since a provider is usually registered right
  * after the processor is created. Cheap (a few file reads, once) and never throws.
  *
  * @example
  * reportDuplicateApis(aqmDiag);
  */
-export function reportDuplicateApis(logger: DiagLogger): void {
+export function reportDuplicateApis(logger: DiagLogger, appRoot: string = process.cwd()): void {
   if (checked) return;
   checked = true;
   try {
-    const api = compareWithApp(logger, '@opentelemetry/api', false);
-    compareWithApp(logger, '@opentelemetry/api-logs', true);
+    const api = compareWithApp(logger, '@opentelemetry/api', false, appRoot);
+    compareWithApp(logger, '@opentelemetry/api-logs', true, appRoot);
     if (api !== undefined) {
       const later = setImmediate(() => {
         try {
