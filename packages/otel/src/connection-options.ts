@@ -163,13 +163,17 @@ export function resolveConnection(raw: ConnectionInput, env: Env): Connection {
   if (client === undefined && apiKey === undefined) apiKey = problems.read(env, 'AQM_API_KEY');
   if (client === undefined && baseUrl === undefined) {
     baseUrl = problems.read(env, 'AQM_BASE_URL');
-    const problem = baseUrl === undefined ? undefined : baseUrlProblem(baseUrl, optionLabel('baseUrl', 'AQM_BASE_URL'));
+    const problem =
+      baseUrl === undefined ? undefined : baseUrlProblem(baseUrl, optionLabel('baseUrl', 'AQM_BASE_URL'));
     if (problem !== undefined) problems.invalid.push(redacted(problem, apiKey));
   }
   let id = applicationId;
   if (id === undefined) {
     const value = problems.read(env, 'AQM_APPLICATION_ID');
-    const problem = value === undefined ? undefined : applicationIdProblem(value, optionLabel('applicationId', 'AQM_APPLICATION_ID'));
+    const problem =
+      value === undefined
+        ? undefined
+        : applicationIdProblem(value, optionLabel('applicationId', 'AQM_APPLICATION_ID'));
     if (problem !== undefined) problems.invalid.push(redacted(problem, apiKey));
     else id = value;
   }

@@ -79,7 +79,10 @@ describe('resolveOptions', () => {
   it('reports an unusable value from the environment as an EnvironmentConfigError, the key redacted', () => {
     let caught: unknown;
     try {
-      resolveOptions({}, { AQM_API_KEY: KEY, AQM_BASE_URL: 'https://aqm.example/api', AQM_APPLICATION_ID: KEY });
+      resolveOptions(
+        {},
+        { AQM_API_KEY: KEY, AQM_BASE_URL: 'https://aqm.example/api', AQM_APPLICATION_ID: KEY },
+      );
     } catch (error) {
       caught = error;
     }
