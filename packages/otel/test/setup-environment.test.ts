@@ -2,6 +2,7 @@ import { DiagLogLevel, diag, trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetAlertsForTests } from '../src/diag.js';
 import { AqmSpanExporter } from '../src/exporter.js';
+import { AqmLogRecordProcessor } from '../src/log-record-processor.js';
 import { AqmSpanProcessor } from '../src/processor.js';
 import { registerAqm } from '../src/register.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
@@ -199,6 +200,18 @@ describe('registerAqm and the environment', () => {
 });
 
 describe('a disabled component takes spans and forgets them', () => {
+  it('AqmLogRecordProcessor on a disabled processor takes records and does nothing', () => {
+    const processor = new AqmSpanProcessor({}, { env: {}, logger: new CaptureLogger() });
+    const logs = new AqmLogRecordProcessor(processor);
+    logs.onEmit({
+      spanContext: { traceId: '1'.repeat(32), spanId: '2'.repeat(16), traceFlags: 1 },
+      eventName: 'gen_ai.user.message',
+      body: { content: 'hi' },
+      attributes: {},
+    });
+    expect(processor.stats().openTraces).toBe(0);
+  });
+
   it('onEnd and export do nothing and report success', async () => {
     const processor = new AqmSpanProcessor({}, { env: {}, logger: new CaptureLogger() });
     processor.onEnd(span);

@@ -72,3 +72,20 @@ export class OpenBytes {
     return held.item;
   }
 }
+
+/** Said once: a trace reached `maxSpansPerTrace`. */
+export function maxSpansNotice(traceId: string, maxSpans: number): string {
+  return (
+    `Trace ${traceId} reached maxSpansPerTrace (${maxSpans}): it was sent as it was, and its later ` +
+    'spans are dropped (counted as late spans). Raise maxSpansPerTrace if traces this long are expected. ' +
+    '(Said once.)'
+  );
+}
+
+/** Said at most once a minute: open traces went over their byte bound. */
+export function openBytesNotice(maxBytes: number, shed: number): string {
+  return (
+    `Open traces (whose root span has not ended) held more than ${maxBytes} bytes (maxQueueBytes): ` +
+    `the ${shed} oldest were sent as they were, before they ended.`
+  );
+}

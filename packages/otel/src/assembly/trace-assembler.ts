@@ -12,7 +12,7 @@ import {
   type TraceGroup,
 } from './assembler-options.js';
 import { IdleTimer } from './idle-timer.js';
-import { OpenBytes } from './open-bytes.js';
+import { maxSpansNotice, OpenBytes, openBytesNotice } from './open-bytes.js';
 import { isLocalRoot, type OpenTrace } from './open-trace.js';
 import { RecentIds } from './recent-ids.js';
 
@@ -230,12 +230,7 @@ export class TraceAssembler {
     this.#complete(entry, 'max-spans');
     if (this.#maxSpansNoticed) return;
     this.#maxSpansNoticed = true;
-    this.#notice(
-      'max-spans',
-      `Trace ${entry.traceId} reached maxSpansPerTrace (${this.#maxSpans}): it was sent as it was, and its later ` +
-        'spans are dropped (counted as late spans). Raise maxSpansPerTrace if traces this long are expected. ' +
-        '(Said once.)',
-    );
+    this.#notice('max-spans', maxSpansNotice(entry.traceId, this.#maxSpans));
   }
 
   /** Completes the oldest open traces until what they hold fits `maxOpenBytes` again. */
@@ -247,11 +242,7 @@ export class TraceAssembler {
       shed += 1;
       this.#complete(oldest, 'evicted');
     }
-    this.#notice(
-      'open-bytes',
-      `Open traces (whose root span has not ended) held more than ${this.#bytes.maxBytes} bytes (maxQueueBytes): ` +
-        `the ${shed} oldest were sent as they were, before they ended.`,
-    );
+    this.#notice('open-bytes', openBytesNotice(this.#bytes.maxBytes, shed));
   }
 
   #notice(kind: 'max-spans' | 'open-bytes', message: string): void {
