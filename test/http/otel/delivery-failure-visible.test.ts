@@ -49,4 +49,20 @@ describe('a hand-built provider and no logging set up, against a service that re
     },
     70_000,
   );
+
+  it('a script that only flushes still exits by itself after a 401 (nothing of ours holds the process)', async () => {
+    const applicationId = await service.createApp('visible-exit');
+    const { code, stdout, stderr, ms } = await runChild(CHILD, {
+      ...NO_LOGGING,
+      AQM_BASE_URL: service.srv.url,
+      AQM_API_KEY: `wrong-key-${randomUUID()}`,
+      AQM_APPLICATION_ID: applicationId,
+      MODE: 'processor',
+      SHUTDOWN: 'no',
+    });
+    expect(code, stderr).toBe(0);
+    const report = lastJsonLine<{ flushMs: number; stats: AqmStats }>(stdout);
+    console.info(`[401 no shutdown] the child ran ${ms.toFixed(0)} ms in all`);
+    expect(report.stats.queuedTraces).toBe(3);
+  }, 70_000);
 });

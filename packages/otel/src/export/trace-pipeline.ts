@@ -160,7 +160,8 @@ export class TracePipeline implements Pipeline {
       stopWaiting = this.#health.onBlocked(() => resolve());
     });
     try {
-      await Promise.race([this.#sender.flush(), blocked]);
+      // The flush keeps the process alive while it waits: it must stop doing so when we stop waiting.
+      await this.#sender.flush(blocked);
     } finally {
       stopWaiting();
     }
