@@ -92,4 +92,30 @@ describe('what a cut open trace still sends', () => {
     expect(record?.prompt).toBe(`${'a'.repeat(1000)}…[truncated 99000 chars]`);
     await processor.shutdown();
   });
+
+  it('keeps a conversation that is long only as a whole intact (no value to cut inside)', async () => {
+    const { internals } = testInternals();
+    const processor = new AqmSpanProcessor(
+      aqmOptions(service, { maxValueChars: 1000, batchDelayMs: 0 }),
+      internals,
+    );
+    const traceId = randomTraceId();
+    const turns = Array.from({ length: 20 }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      parts: [{ type: 'text', content: `turn ${i} ${'z'.repeat(300)}` }],
+    }));
+    const messages = JSON.stringify(turns);
+    expect(messages.length).toBeGreaterThan(1000 + 256);
+    processor.onEnd(fakeLlmSpan(traceId, { 'gen_ai.input.messages': messages }, PARENT));
+    processor.onEnd({
+      ...fakeLlmSpan(traceId),
+      name: 'POST /chat',
+      attributes: {},
+      spanContext: () => ({ traceId, spanId: PARENT, traceFlags: 1 }),
+    });
+    await processor.forceFlush();
+    const [record] = service.acceptedTraces;
+    expect(record?.prompt).toBe(`turn 18 ${'z'.repeat(300)}`);
+    await processor.shutdown();
+  });
 });

@@ -107,11 +107,13 @@ export class ValueTrimmer {
     if (depth === 0) {
       // A JSON document is cut inside, so the mapping can still read its messages.
       const parsed = parseJsonLoose(value);
-      if (parsed !== undefined && typeof parsed === 'object' && parsed !== null) {
+      if (typeof parsed === 'object' && parsed !== null) {
         const trimmed = this.#value(parsed, 1);
+        // Long only as a whole (a long conversation): kept as it is, still JSON, and counted.
+        if (trimmed.item === parsed) return { item: value, bytes: value.length };
         try {
           const json = JSON.stringify(trimmed.item);
-          if (json.length < value.length) return { item: json, bytes: json.length };
+          return { item: json, bytes: json.length };
         } catch {
           // Not representable again: cut as text below.
         }
