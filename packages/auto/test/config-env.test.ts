@@ -74,6 +74,21 @@ describe('readAutoConfig', () => {
     });
   });
 
+  it.each(['true', 'TRUE', ' true '])('OTEL_SDK_DISABLED=%s turns it off without a warning', (value) => {
+    expect(readAutoConfig({ ...BASE, OTEL_SDK_DISABLED: value })).toEqual({
+      kind: 'off',
+      reason: 'OTEL_SDK_DISABLED is true',
+      warning: undefined,
+    });
+  });
+
+  it.each(['false', '1', 'yes', ''])(
+    'OTEL_SDK_DISABLED=%s leaves it on (only `true` counts, as in OpenTelemetry)',
+    (value) => {
+      expect(readAutoConfig({ ...BASE, OTEL_SDK_DISABLED: value }).kind).toBe('enabled');
+    },
+  );
+
   it.each(['false', '0', 'no', 'off', ''])('AQM_DISABLED=%s leaves it on', (value) => {
     expect(readAutoConfig({ ...BASE, AQM_DISABLED: value }).kind).toBe('enabled');
   });

@@ -1,10 +1,11 @@
 import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
+import type { AqmStats, Pipeline, PipelineInternals } from './export/pipeline-types.js';
 import type { DeliveryOutcome } from './export/queued-trace.js';
 import { type AqmExportResult, ExportResultCode } from './export/result-code.js';
-import { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
 import type { LlmLogRecord } from './mapping/llm-log-record.js';
-import { type AqmOtelOptions, resolveOptions } from './options.js';
+import type { AqmOtelOptions } from './options.js';
 import type { ReadableSpan, SpanExporter } from './sdk-types.js';
+import { createPipeline } from './setup/create-pipeline.js';
 
 /**
  * A `SpanExporter` for a `BatchSpanProcessor` (or `SimpleSpanProcessor`): it assembles the spans
@@ -22,31 +23,52 @@ import type { ReadableSpan, SpanExporter } from './sdk-types.js';
  * });
  */
 export class AqmSpanExporter implements SpanExporter, LlmLogSink {
-  readonly #pipeline: TracePipeline;
+  readonly #pipeline: Pipeline;
   readonly #exportTimeoutMs: number;
 
   /**
-   * @param options - connection and knobs; see {@link AqmOtelOptions}. Throws when one is invalid
-   *   or the API key, base URL or application id is missing from both options and environment.
+   * @param options - connection and knobs; see {@link AqmOtelOptions}. Throws when one of them is
+   *   invalid (naming it). Never throws for the environment: when `OTEL_SDK_DISABLED` or
+   *   `AQM_DISABLED` is true, or the API key, base URL or application id is missing from both
+   *   options and environment (or unusable there), it does nothing (with one warning naming what
+   *   is missing); see {@link AqmSpanExporter.enabled}.
    * @param internals - test seams, not part of the API.
    */
   constructor(options: AqmOtelOptions = {}, internals?: PipelineInternals) {
-    const resolved = resolveOptions(options);
-    this.#exportTimeoutMs = resolved.exportTimeoutMs;
-    this.#pipeline = new TracePipeline(resolved, internals);
+    const setup = createPipeline('AqmSpanExporter', options, internals);
+    this.#exportTimeoutMs = setup.options?.exportTimeoutMs ?? 0;
+    this.#pipeline = setup.pipeline;
+  }
+
+  /** Whether traces are sent: `false` when turned off or not configured (see the constructor). */
+  get enabled(): boolean {
+    return this.#pipeline.enabled;
   }
 
   /**
    * Assembles `spans` and calls back once the traces they complete (and those the idle timer
    * completed since the previous call) were accepted (SUCCESS) or
-   * one was given up or `exportTimeoutMs` passed (FAILED; the traces stay queued). After
-   * `shutdown()` it reports FAILED at once.
+   * one was given up or `exportTimeoutMs` passed (FAILED; the traces stay queued). When delivery
+   * is known to be impossible (the service answered 401 or 404) it reports FAILED at once, the
+   * traces staying queued for when it is fixed. After `shutdown()` it reports FAILED at once.
+   * Never throws.
    *
    * @example
    * exporter.export(spans, (result) => console.log(result.code));
    */
   export(spans: ReadableSpan[], resultCallback: (result: AqmExportResult) => void): void {
     const callback = once(resultCallback);
+    try {
+      this.#export(spans, callback);
+    } catch (error) {
+      callback({
+        code: ExportResultCode.FAILED,
+        error: error instanceof Error ? error : new Error(String(error)),
+      });
+    }
+  }
+
+  #export(spans: ReadableSpan[], callback: (result: AqmExportResult) => void): void {
     if (this.#pipeline.isShutdown) {
       callback({
         code: ExportResultCode.FAILED,
@@ -54,7 +76,7 @@ export class AqmSpanExporter implements SpanExporter, LlmLogSink {
       });
       return;
     }
-    const tickets = this.#pipeline.addSpans(spans);
+    const tickets = this.#pipeline.addSpans(Array.isArray(spans) ? spans : []);
     if (tickets.length === 0) {
       callback({ code: ExportResultCode.SUCCESS });
       return;
@@ -62,7 +84,18 @@ export class AqmSpanExporter implements SpanExporter, LlmLogSink {
     // The SDK's batch processor already batched these spans and waits for this callback before
     // its next export: holding them back to fill a batch would only delay it.
     this.#pipeline.sendNow();
-    waitForTickets(tickets, this.#exportTimeoutMs, callback);
+    const blocked = this.#pipeline.blocked;
+    if (blocked !== undefined) {
+      callback({ code: ExportResultCode.FAILED, error: undeliverable(tickets.length, blocked) });
+      return;
+    }
+    const stopWaiting = this.#pipeline.onBlocked((reason) =>
+      callback({ code: ExportResultCode.FAILED, error: undeliverable(tickets.length, reason) }),
+    );
+    waitForTickets(tickets, this.#exportTimeoutMs, (result) => {
+      stopWaiting();
+      callback(result);
+    });
   }
 
   /**
@@ -100,6 +133,13 @@ export class AqmSpanExporter implements SpanExporter, LlmLogSink {
   [ACCEPT_LLM_LOG](log: LlmLogRecord): void {
     this.#pipeline.addLog(log);
   }
+}
+
+function undeliverable(count: number, reason: string): Error {
+  return new Error(
+    `${count} trace(s) cannot be delivered now (${reason}); they stay queued and go once the API key or ` +
+      'application id is fixed',
+  );
 }
 
 /** Wraps a callback so it runs at most once and can never throw into us. */

@@ -1,11 +1,11 @@
 import type { AqmClient } from '@aqm/client';
 import { type EvaluationTrace, MAX_BODY_BYTES, MAX_TRACES_PER_SUBMISSION } from '@aqm/wire';
+import { type Env, resolveConnection } from './connection-options.js';
 import {
   booleanOption,
   describeValue,
   functionOption,
   integerOption,
-  optionLabel,
   rangeOption,
   stringOption,
 } from './option-checks.js';
@@ -14,8 +14,9 @@ import type { MaskFunction } from './privacy/mask.js';
 /**
  * Options of {@link AqmSpanExporter}, {@link AqmSpanProcessor} and {@link registerAqm}. Every
  * option is optional: the connection comes from `AQM_API_KEY`, `AQM_BASE_URL` and
- * `AQM_APPLICATION_ID` when not given, and each knob has a default. Each value is checked at
- * construction; a bad one throws an error naming it.
+ * `AQM_APPLICATION_ID` when not given, and each knob has a default. Each value passed here is
+ * checked at construction, and a bad one throws an error naming it. Settings missing from the
+ * environment (or unusable there) never throw: the component turns itself off with one warning.
  */
 export interface AqmOtelOptions {
   /** API key sent as `x-api-key`. Default: `AQM_API_KEY`. Never logged. */
@@ -134,110 +135,11 @@ const KNOWN_OPTIONS = new Set<string>([
   'sampleRate',
   'shouldExport',
 ]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-type Env = Record<string, string | undefined>;
-
-/** Takes the option if given, else the environment variable (an empty variable counts as unset). */
-function fromEnv(value: unknown, env: Env, name: string): { value: unknown; envVar?: string } {
-  if (value !== undefined) return { value };
-  const fromVariable = env[name];
-  return fromVariable === undefined || fromVariable === ''
-    ? { value: undefined }
-    : { value: fromVariable, envVar: name };
-}
-
-function resolveApiKey(raw: AqmOtelOptions, env: Env): string {
-  const { value, envVar } = fromEnv(raw.apiKey, env, 'AQM_API_KEY');
-  if (value === undefined) {
-    throw new TypeError(
-      'Missing API key: pass the `apiKey` option or set the AQM_API_KEY environment variable (or pass a `client`)',
-    );
-  }
-  // The value itself is never shown: a wrongly typed key may still be a secret.
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new TypeError(
-      `Expected ${optionLabel('apiKey', envVar)} to be a non-empty string, got a value of type ${typeof value}`,
-    );
-  }
-  return value;
-}
-
-function resolveBaseUrl(raw: AqmOtelOptions, env: Env): string {
-  const { value, envVar } = fromEnv(raw.baseUrl, env, 'AQM_BASE_URL');
-  if (value === undefined) {
-    throw new TypeError(
-      'Missing base URL: pass the `baseUrl` option or set the AQM_BASE_URL environment variable (or pass a `client`)',
-    );
-  }
-  const label = optionLabel('baseUrl', envVar);
-  if (typeof value !== 'string') {
-    throw new TypeError(`Expected ${label} to be an http(s) URL string, got ${describeValue(value)}`);
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`Expected ${label} to be an http(s) URL, got ${describeValue(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`Expected ${label} to be an http(s) URL, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
-function resolveApplicationId(raw: AqmOtelOptions, env: Env): string | Promise<string> {
-  const { value, envVar } = fromEnv(raw.applicationId, env, 'AQM_APPLICATION_ID');
-  if (value === undefined) {
-    throw new TypeError(
-      'Missing application id: pass the `applicationId` option or set the AQM_APPLICATION_ID environment variable',
-    );
-  }
-  if (isThenable(value)) {
-    // Checked once it settles, with the same message as a string would get. Marked as handled
-    // here: if a later option throws, no pipeline awaits it, and a rejection must not crash the app.
-    const checked = Promise.resolve(value).then((id: unknown) => checkApplicationId(id, undefined));
-    checked.catch(() => {});
-    return checked;
-  }
-  return checkApplicationId(value, envVar);
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-function checkApplicationId(value: unknown, envVar: string | undefined): string {
-  if (typeof value !== 'string' || !UUID.test(value)) {
-    throw new TypeError(
-      `Expected ${optionLabel('applicationId', envVar)} to be an application id (a UUID), got ${describeValue(value)}`,
-    );
-  }
-  return value;
-}
-
-function resolveClient(raw: AqmOtelOptions): AqmClient | undefined {
-  const client: unknown = raw.client;
-  if (client === undefined) return undefined;
-  // The pipeline sends through `evaluations.submitSerialized` (its queue holds each record's JSON as UTF-8 bytes).
-  const submit = (client as { evaluations?: { submitSerialized?: unknown } } | null)?.evaluations
-    ?.submitSerialized;
-  if (typeof client !== 'object' || client === null || typeof submit !== 'function') {
-    throw new TypeError(`Expected \`client\` to be an AqmClient, got ${describeValue(client)}`);
-  }
-  if (raw.apiKey !== undefined || raw.baseUrl !== undefined || raw.allowInsecureHttp !== undefined) {
-    throw new TypeError(
-      '`client` cannot be combined with `apiKey`, `baseUrl` or `allowInsecureHttp`: the client carries its own connection settings',
-    );
-  }
-  return client as AqmClient;
-}
-
 /**
  * Checks the options, fills in defaults and the connection settings from the environment.
- * Throws a `TypeError`/`RangeError` naming the first bad option; the API key never appears in a message.
+ * Throws a `TypeError`/`RangeError` naming the first bad option passed in code, or an
+ * `EnvironmentConfigError` naming every connection setting the environment lacks or holds in an
+ * unusable form; the API key never appears in a message.
  *
  * @example
  * const options = resolveOptions({ concurrency: 4 }, process.env);
@@ -251,13 +153,12 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
       throw new TypeError(`Unknown option \`${key}\`; known options are ${[...KNOWN_OPTIONS].join(', ')}`);
     }
   }
-  const client = resolveClient(raw);
+  // A promised id is marked handled first: if a knob below throws, no pipeline ever awaits it.
+  const promisedId = raw.applicationId as { catch?: unknown } | undefined;
+  if (typeof promisedId?.catch === 'function') (promisedId as Promise<unknown>).catch(() => {});
   const maxBatchBytes = integerOption('maxBatchBytes', raw.maxBatchBytes, MIB, 1024, MAX_BODY_BYTES);
-  return {
-    apiKey: client === undefined ? resolveApiKey(raw, env) : undefined,
-    baseUrl: client === undefined ? resolveBaseUrl(raw, env) : undefined,
-    applicationId: resolveApplicationId(raw, env),
-    client,
+  // The knobs first: a bad value passed in code throws whatever the environment holds.
+  const knobs = {
     allowInsecureHttp: booleanOption('allowInsecureHttp', raw.allowInsecureHttp, false),
     concurrency: integerOption('concurrency', raw.concurrency, 2, 1, 64),
     maxBatchTraces: integerOption(
@@ -285,4 +186,5 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     sampleRate: rangeOption('sampleRate', raw.sampleRate, 1, 0, 1),
     shouldExport: functionOption<(record: EvaluationTrace) => boolean>('shouldExport', raw.shouldExport),
   };
+  return { ...resolveConnection(raw, env), ...knobs };
 }

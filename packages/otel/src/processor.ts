@@ -1,9 +1,10 @@
 import { TraceFlags } from '@opentelemetry/api';
 import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
-import { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
+import type { AqmStats, Pipeline, PipelineInternals } from './export/pipeline-types.js';
 import type { LlmLogRecord } from './mapping/llm-log-record.js';
-import { type AqmOtelOptions, resolveOptions } from './options.js';
+import type { AqmOtelOptions } from './options.js';
 import type { ReadableSpan, SpanProcessor } from './sdk-types.js';
+import { createPipeline } from './setup/create-pipeline.js';
 
 /**
  * A `SpanProcessor` to add to any tracer provider, batching included (it is not a wrapper around
@@ -15,15 +16,23 @@ import type { ReadableSpan, SpanProcessor } from './sdk-types.js';
  * provider.register();
  */
 export class AqmSpanProcessor implements SpanProcessor, LlmLogSink {
-  readonly #pipeline: TracePipeline;
+  readonly #pipeline: Pipeline;
 
   /**
-   * @param options - connection and knobs; see {@link AqmOtelOptions}. Throws when one is invalid
-   *   or the API key, base URL or application id is missing from both options and environment.
+   * @param options - connection and knobs; see {@link AqmOtelOptions}. Throws when one of them is
+   *   invalid (naming it). Never throws for the environment: when `OTEL_SDK_DISABLED` or
+   *   `AQM_DISABLED` is true, or the API key, base URL or application id is missing from both
+   *   options and environment (or unusable there), it does nothing (with one warning naming what
+   *   is missing); see {@link AqmSpanProcessor.enabled}.
    * @param internals - test seams, not part of the API.
    */
   constructor(options: AqmOtelOptions = {}, internals?: PipelineInternals) {
-    this.#pipeline = new TracePipeline(resolveOptions(options), internals);
+    this.#pipeline = createPipeline('AqmSpanProcessor', options, internals).pipeline;
+  }
+
+  /** Whether traces are sent: `false` when turned off or not configured (see the constructor). */
+  get enabled(): boolean {
+    return this.#pipeline.enabled;
   }
 
   /** Nothing to do when a span starts. */
@@ -36,13 +45,18 @@ export class AqmSpanProcessor implements SpanProcessor, LlmLogSink {
    * processor.onEnd(span);
    */
   onEnd(span: ReadableSpan): void {
-    if ((span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    try {
+      if ((span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    } catch {
+      return; // not a span we can read (null, or a span context that throws): never the app's problem
+    }
     this.#pipeline.addSpans([span]);
   }
 
   /**
    * Completes every open trace and resolves once everything queued before the call was accepted
-   * by the service or given up.
+   * by the service or given up, or as soon as delivery is known to be impossible (401/404: the
+   * traces stay queued and go once the key or application is fixed). Never rejects.
    *
    * @example
    * await processor.forceFlush();

@@ -31,7 +31,9 @@ export type TracingSetup =
   /** The processor was added to the tracer provider the app had already registered. */
   | 'added-to-provider'
   /** A provider is registered but does not let processors be added; see the warning in `diag`. */
-  | 'not-attached';
+  | 'not-attached'
+  /** Nothing was set up: turned off (`OTEL_SDK_DISABLED`, `AQM_DISABLED`) or not configured. */
+  | 'disabled';
 
 /** How {@link registerAqm} hooked into logs. */
 export type LogsSetup = 'created-provider' | 'existing-provider' | 'unavailable' | 'disabled';
@@ -176,8 +178,10 @@ function setUpLogs(processor: AqmSpanProcessor): { setup: LogsSetup; undo?: Undo
  * - Unless `logs: false`, when `@opentelemetry/sdk-logs` is installed and no logger provider is
  *   registered, a `LoggerProvider` with an {@link AqmLogRecordProcessor} is registered too.
  *
- * Throws when an option is invalid (like the processor's constructor). The returned `shutdown()`
- * flushes and unregisters what was created here.
+ * Throws when an option passed here is invalid (like the processor's constructor). When
+ * `OTEL_SDK_DISABLED` or `AQM_DISABLED` is true, or the connection settings are missing from the
+ * environment (one warning names them), it sets nothing up and returns `tracing: 'disabled'`.
+ * The returned `shutdown()` flushes and unregisters what was created here.
  *
  * @example
  * const aqm = registerAqm({ environment: 'production' });
@@ -187,6 +191,10 @@ export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
   const { logs, ...processorOptions } = options;
   const withLogs = booleanOption('logs', logs, true);
   const processor = new AqmSpanProcessor(processorOptions);
+  if (!processor.enabled) {
+    // Off or not configured (already said once): the app's tracing stays exactly as it was.
+    return { processor, tracing: 'disabled', logs: 'disabled', shutdown: () => processor.shutdown() };
+  }
   const existing = registeredProvider();
   const tracing = existing === undefined ? createTracing(processor) : attach(existing, processor);
   const logSetup: { setup: LogsSetup; undo?: Undo } = withLogs ? setUpLogs(processor) : { setup: 'disabled' };

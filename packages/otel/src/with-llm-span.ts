@@ -1,4 +1,6 @@
 import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { aqmDiag } from './diag.js';
+import { ThrottledReporter } from './export/throttled-reporter.js';
 import { describeValue } from './option-checks.js';
 
 /** A message of a chat prompt. */
@@ -7,16 +9,19 @@ export interface LlmPromptMessage {
   content: string;
 }
 
-/** What {@link withLlmSpan} records about the call before it runs. */
+/**
+ * What {@link withLlmSpan} records about the call before it runs. Each field may be missing (say
+ * read from an unset environment variable): it is then left off the span, and the call still runs.
+ */
 export interface LlmSpanOptions {
   /** Span name. Default `chat {model}`, as the GenAI semantic conventions name chat spans. */
-  name?: string;
+  name?: string | undefined;
   /** The model requested (`gen_ai.request.model`). */
-  model: string;
+  model: string | undefined;
   /** The provider (`gen_ai.provider.name`), e.g. `openai`. */
-  provider: string;
+  provider: string | undefined;
   /** The user's input: a text, or the chat messages sent. */
-  prompt: string | readonly LlmPromptMessage[];
+  prompt: string | readonly LlmPromptMessage[] | undefined;
 }
 
 /** Token counts of the call. */
@@ -37,50 +42,97 @@ export interface LlmSpan {
   setModel(responseModel: string): LlmSpan;
 }
 
-function requireString(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') {
-    throw new TypeError(`Expected \`${name}\` to be a non-empty string, got ${describeValue(value)}`);
-  }
-  return value;
+/** Bad span fields are said at most once a minute per field: a hot path must not flood `diag`. */
+const notes = new ThrottledReporter(aqmDiag, 60_000);
+
+/** Says a field was left off the span, and why; the call itself goes ahead. */
+function dropField(name: string, problem: string): undefined {
+  notes.report(`withLlmSpan:${name}`, 'warn', `withLlmSpan: \`${name}\` left off the span: ${problem}`);
+  return undefined;
 }
 
-function inputMessages(prompt: unknown): string {
+function optionalString(name: string, value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  return dropField(name, `expected a non-empty string, got ${describeValue(value)}`);
+}
+
+function inputMessages(prompt: unknown): string | undefined {
   if (typeof prompt === 'string') {
     return JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: prompt }] }]);
   }
   if (!Array.isArray(prompt)) {
-    throw new TypeError(
-      `Expected \`prompt\` to be a string or an array of { role, content } messages, got ${describeValue(prompt)}`,
+    return dropField(
+      'prompt',
+      `expected a string or an array of { role, content } messages, got ${describeValue(prompt)}`,
     );
   }
-  return JSON.stringify(
-    prompt.map((message: unknown, index) => {
-      const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
-      if (typeof role !== 'string' || typeof content !== 'string') {
-        throw new TypeError(
-          `Expected \`prompt[${index}]\` to be a { role: string, content: string } message, got ${describeValue(message)}`,
-        );
-      }
-      return { role, parts: [{ type: 'text', content }] };
-    }),
-  );
+  const messages: { role: string; parts: { type: 'text'; content: string }[] }[] = [];
+  prompt.forEach((message: unknown, index) => {
+    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+    if (typeof role === 'string' && typeof content === 'string') {
+      messages.push({ role, parts: [{ type: 'text', content }] });
+    } else {
+      dropField(
+        `prompt[${index}]`,
+        `expected a { role: string, content: string } message, got ${describeValue(message)}`,
+      );
+    }
+  });
+  return messages.length === 0 ? undefined : JSON.stringify(messages);
+}
+
+/** Records the callback's error on the span; the bookkeeping itself never throws (the app's error is rethrown). */
+function recordError(span: Span, error: unknown): void {
+  try {
+    const err = error instanceof Error ? error : new Error(String(error));
+    span.recordException(err);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
+    span.setAttribute(
+      'error.type',
+      err.name && err.name !== 'Error' ? err.name : (err.constructor?.name ?? '_OTHER'),
+    );
+  } catch {
+    // An error value that cannot be described (a throwing toString) is still rethrown as it is.
+  }
+}
+
+/** The span's name and attributes from the options, leaving off (with a note) what is unusable. */
+function spanSetup(options: unknown): { name: string; attributes: Record<string, string> } {
+  const given: Partial<Record<keyof LlmSpanOptions, unknown>> =
+    typeof options === 'object' && options !== null ? (options as LlmSpanOptions) : {};
+  if (given !== options) dropField('options', `expected an object, got ${describeValue(options)}`);
+  const attributes: Record<string, string> = { 'gen_ai.operation.name': 'chat' };
+  const model = optionalString('model', given.model);
+  if (model !== undefined) attributes['gen_ai.request.model'] = model;
+  const provider = optionalString('provider', given.provider);
+  if (provider !== undefined) attributes['gen_ai.provider.name'] = provider;
+  const messages = inputMessages(given.prompt);
+  if (messages !== undefined) attributes['gen_ai.input.messages'] = messages;
+  const defaultName = model === undefined ? 'chat' : `chat ${model}`;
+  const name = given.name === undefined ? defaultName : (optionalString('name', given.name) ?? defaultName);
+  return { name, attributes };
 }
 
 function llmSpan(span: Span): LlmSpan {
   const handle: LlmSpan = {
     span,
     setResponse(text, finishReason = 'stop') {
-      span.setAttribute(
-        'gen_ai.output.messages',
-        JSON.stringify([
-          {
-            role: 'assistant',
-            parts: [{ type: 'text', content: String(text) }],
-            finish_reason: finishReason,
-          },
-        ]),
-      );
-      span.setAttribute('gen_ai.response.finish_reasons', [finishReason]);
+      // A setter never throws into the app's call: an unusable value is left off with a note.
+      try {
+        const reason = typeof finishReason === 'string' && finishReason !== '' ? finishReason : 'stop';
+        span.setAttribute(
+          'gen_ai.output.messages',
+          JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: String(text) }], finish_reason: reason },
+          ]),
+        );
+        span.setAttribute('gen_ai.response.finish_reasons', [reason]);
+      } catch (error) {
+        dropField(
+          'response',
+          `it could not be read as text (${String(error instanceof Error ? error.name : typeof error)})`,
+        );
+      }
       return handle;
     },
     setUsage(usage) {
@@ -104,7 +156,9 @@ function llmSpan(span: Span): LlmSpan {
  * Runs a hand-written LLM call inside an active CLIENT span carrying the GenAI semantic
  * convention attributes, so the call becomes a prompt/response trace. An error thrown by `fn` is
  * recorded on the span (exception, ERROR status, `error.type`) and rethrown; the span always ends.
- * Returns what `fn` returns. Rejects with a `TypeError` naming the field when an option is invalid.
+ * Returns what `fn` returns. `fn` always runs: a span field that is missing or unusable (say
+ * `model: process.env.MODEL` with the variable unset) is left off the span, with a `diag` warning
+ * naming it. Only an `fn` that is not a function rejects (with a `TypeError`).
  *
  * @example
  * const answer = await withLlmSpan({ model: 'gpt-4o', provider: 'openai', prompt: question }, async (span) => {
@@ -118,34 +172,22 @@ export async function withLlmSpan<T>(
   options: LlmSpanOptions,
   fn: (span: LlmSpan) => Promise<T> | T,
 ): Promise<T> {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected the options to be an object, got ${describeValue(options)}`);
-  }
-  const model = requireString('model', options.model);
-  const provider = requireString('provider', options.provider);
-  const messages = inputMessages(options.prompt);
-  const name = options.name === undefined ? `chat ${model}` : requireString('name', options.name);
   if (typeof fn !== 'function')
     throw new TypeError(`Expected \`fn\` to be a function, got ${describeValue(fn)}`);
-
+  // Whatever the span fields hold, the app's call runs: a bad one is only left off the span.
+  let setup: { name: string; attributes: Record<string, string> };
+  try {
+    setup = spanSetup(options);
+  } catch {
+    setup = { name: 'chat', attributes: { 'gen_ai.operation.name': 'chat' } };
+  }
+  const { name, attributes } = setup;
   const tracer = trace.getTracer('@aqm/otel');
-  const attributes = {
-    'gen_ai.operation.name': 'chat',
-    'gen_ai.request.model': model,
-    'gen_ai.provider.name': provider,
-    'gen_ai.input.messages': messages,
-  };
   return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
     try {
       return await fn(llmSpan(span));
     } catch (error) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      span.recordException(err);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
-      span.setAttribute(
-        'error.type',
-        err.name && err.name !== 'Error' ? err.name : (err.constructor?.name ?? '_OTHER'),
-      );
+      recordError(span, error);
       throw error;
     } finally {
       span.end();

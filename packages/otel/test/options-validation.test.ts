@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EnvironmentConfigError } from '../src/connection-options.js';
 import { type AqmOtelOptions, resolveOptions } from '../src/options.js';
 
 const APP = '3f1c2b4e-8a7d-4e2f-9b1a-0c6d5e4f3a2b';
@@ -51,20 +52,44 @@ describe('resolveOptions', () => {
   });
 
   it.each([
-    [
-      { baseUrl: connection.baseUrl, applicationId: APP },
-      'Missing API key: pass the `apiKey` option or set the AQM_API_KEY environment variable',
-    ],
-    [
-      { apiKey: KEY, applicationId: APP },
-      'Missing base URL: pass the `baseUrl` option or set the AQM_BASE_URL environment variable',
-    ],
-    [
-      { apiKey: KEY, baseUrl: connection.baseUrl },
-      'Missing application id: pass the `applicationId` option or set the AQM_APPLICATION_ID environment variable',
-    ],
-  ])('names the missing connection setting and its variable (%#)', (options, expected) => {
-    expect(messageOf(() => resolveOptions(options, {}))).toContain(expected);
+    [{ baseUrl: connection.baseUrl, applicationId: APP }, 'AQM_API_KEY is not set (nor passed as options)'],
+    [{ apiKey: KEY, applicationId: APP }, 'AQM_BASE_URL is not set (nor passed as options)'],
+    [{ apiKey: KEY, baseUrl: connection.baseUrl }, 'AQM_APPLICATION_ID is not set (nor passed as options)'],
+    [{}, 'AQM_API_KEY, AQM_BASE_URL and AQM_APPLICATION_ID are not set (nor passed as options)'],
+  ])('names every missing connection setting in one EnvironmentConfigError (%#)', (options, expected) => {
+    let caught: unknown;
+    try {
+      resolveOptions(options, {});
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(EnvironmentConfigError);
+    expect((caught as Error).message).toBe(expected);
+  });
+
+  it('checks the options passed in code before the environment: a bad one throws even when settings are missing', () => {
+    expect(messageOf(() => resolveOptions({ concurrency: 0 }, {}))).toBe(
+      'Expected `concurrency` to be an integer from 1 to 64, got `0` (number)',
+    );
+    expect(messageOf(() => resolveOptions({ baseUrl: 'ftp://x' }, {}))).toBe(
+      'Expected `baseUrl` to be an http(s) URL, got `ftp://x` (string)',
+    );
+  });
+
+  it('reports an unusable value from the environment as an EnvironmentConfigError, the key redacted', () => {
+    let caught: unknown;
+    try {
+      resolveOptions(
+        {},
+        { AQM_API_KEY: KEY, AQM_BASE_URL: 'https://aqm.example/api', AQM_APPLICATION_ID: KEY },
+      );
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(EnvironmentConfigError);
+    expect((caught as Error).message).toBe(
+      'Expected `applicationId` (from the AQM_APPLICATION_ID environment variable) to be an application id (a UUID), got `[redacted]` (string)',
+    );
   });
 
   it.each<[keyof AqmOtelOptions, unknown, string]>([

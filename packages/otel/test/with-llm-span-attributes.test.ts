@@ -1,8 +1,9 @@
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, DiagLogLevel, diag, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { withLlmSpan } from '../src/with-llm-span.js';
+import { CaptureLogger } from './export-helpers/capture-logger.js';
 
 const memory = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
@@ -89,23 +90,87 @@ describe('withLlmSpan', () => {
 
   it.each([
     [
-      { model: '', provider: 'openai', prompt: 'x' },
-      'Expected `model` to be a non-empty string, got `` (string)',
+      { model: undefined, provider: 'openai', prompt: 'x' },
+      'chat',
+      ['gen_ai.request.model'],
+      'withLlmSpan: `model` left off the span: expected a non-empty string, got `undefined` (undefined)',
     ],
     [
       { model: 'm', provider: 3, prompt: 'x' },
-      'Expected `provider` to be a non-empty string, got `3` (number)',
+      'chat m',
+      ['gen_ai.provider.name'],
+      'withLlmSpan: `provider` left off the span: expected a non-empty string, got `3` (number)',
     ],
     [
       { model: 'm', provider: 'p', prompt: 5 },
-      'Expected `prompt` to be a string or an array of { role, content } messages, got `5` (number)',
+      'chat m',
+      ['gen_ai.input.messages'],
+      'withLlmSpan: `prompt` left off the span: expected a string or an array of { role, content } messages, got `5` (number)',
     ],
     [
       { model: 'm', provider: 'p', prompt: [{ role: 'user' }] },
-      'Expected `prompt[0]` to be a { role: string, content: string } message, got an object',
+      'chat m',
+      ['gen_ai.input.messages'],
+      'withLlmSpan: `prompt[0]` left off the span: expected a { role: string, content: string } message, got an object',
     ],
-  ])('rejects bad options with a message naming the field (%#)', async (options, message) => {
-    await expect(withLlmSpan(options as never, () => 1)).rejects.toThrow(message);
-    expect(memory.getFinishedSpans()).toHaveLength(0);
+    [
+      null,
+      'chat',
+      ['gen_ai.request.model', 'gen_ai.provider.name', 'gen_ai.input.messages'],
+      'withLlmSpan: `options` left off the span: expected an object, got `null`',
+    ],
+  ])(
+    'runs the callback whatever the span fields hold, leaving a bad one off with a diag note (%#)',
+    async (options, name, missing, note) => {
+      const logs = new CaptureLogger();
+      diag.setLogger(logs, { logLevel: DiagLogLevel.ALL, suppressOverrideMessage: true });
+      try {
+        let ran = false;
+        const result = await withLlmSpan(options as never, () => {
+          ran = true;
+          return 1;
+        });
+        expect(ran).toBe(true);
+        expect(result).toBe(1);
+        const [span] = memory.getFinishedSpans();
+        expect(span?.name).toBe(name);
+        expect(span?.attributes['gen_ai.operation.name']).toBe('chat');
+        for (const key of missing) expect(span?.attributes).not.toHaveProperty(key);
+        expect(logs.at('warn').some((line) => line.includes(note))).toBe(true);
+      } finally {
+        diag.disable();
+      }
+    },
+  );
+
+  it('keeps the good messages of a prompt and leaves off only the bad ones', async () => {
+    await withLlmSpan(
+      { model: 'm', provider: 'p', prompt: [{ role: 'user', content: 'hi' }, { role: 2 } as never] },
+      () => 1,
+    );
+    const [span] = memory.getFinishedSpans();
+    expect(span?.attributes['gen_ai.input.messages']).toBe(
+      JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]),
+    );
+  });
+
+  it('rethrows the error of the callback as it is even when it cannot be described', async () => {
+    const hostile = {
+      toString() {
+        throw new Error('no');
+      },
+    };
+    await expect(
+      withLlmSpan({ model: 'm', provider: 'p', prompt: 'x' }, () => {
+        throw hostile;
+      }),
+    ).rejects.toBe(hostile);
+    expect(memory.getFinishedSpans()).toHaveLength(1);
+  });
+
+  it('still rejects an fn that is not a function (nothing to run)', async () => {
+    await expect(withLlmSpan({ model: 'm', provider: 'p', prompt: 'x' }, 5 as never)).rejects.toThrow(
+      'Expected `fn` to be a function, got `5` (number)',
+    );
   });
 });

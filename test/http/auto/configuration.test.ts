@@ -101,17 +101,20 @@ describe('configuration from the environment', () => {
     expect(lastJsonLine(run)).toEqual({ main: true, worker: false });
   });
 
-  it('AQM_DISABLED=true sends nothing and patches nothing, silently', async () => {
-    const applicationId = await stack.createApplication('disabled app');
-    const run = await runApp(
-      app.dir,
-      ESM_APP,
-      stack.env({ AQM_APPLICATION_ID: applicationId, AQM_DISABLED: 'true' }),
-    );
-    expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(lastJsonLine<{ patched: boolean }>(run).patched).toBe(false);
-    expect(await stack.traces(applicationId)).toEqual([]);
-  });
+  it.each(['AQM_DISABLED', 'OTEL_SDK_DISABLED'])(
+    '%s=true sends nothing and patches nothing, silently',
+    async (name) => {
+      const applicationId = await stack.createApplication(`disabled by ${name}`);
+      const run = await runApp(
+        app.dir,
+        ESM_APP,
+        stack.env({ AQM_APPLICATION_ID: applicationId, [name]: 'true' }),
+      );
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(lastJsonLine<{ patched: boolean }>(run).patched).toBe(false);
+      expect(await stack.traces(applicationId)).toEqual([]);
+    },
+  );
 
   it('a missing AQM_API_KEY gives one warning, and the app runs and exits with code 0', async () => {
     const applicationId = await stack.createApplication('no key app');

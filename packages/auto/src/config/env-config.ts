@@ -88,6 +88,10 @@ function readLogLevel(env: Env): DiagLogLevel | undefined {
  */
 export function readAutoConfig(env: Env): ConfigOutcome {
   try {
+    // OpenTelemetry's own switch (only `true` counts, as in its SDKs): no tracing at all, no warning.
+    if (text(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') {
+      return { kind: 'off', reason: 'OTEL_SDK_DISABLED is true', warning: undefined };
+    }
     if (flag(env, 'AQM_DISABLED') === true) {
       return { kind: 'off', reason: 'AQM_DISABLED is true', warning: undefined };
     }

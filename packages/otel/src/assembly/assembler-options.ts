@@ -28,6 +28,12 @@ export interface AssemblerOptions {
   maxLogsPerTrace?: number;
   /** Completed trace ids remembered to recognise late spans (default 10,000). */
   recentTraceIds?: number;
+  /** Cut longer text values of spans and logs as they arrive (default: nothing is cut). */
+  maxValueChars?: number;
+  /** Past this many bytes held by open traces, the oldest are completed as they are (default: no bound). */
+  maxOpenBytes?: number;
+  /** Told (synchronously, never throwing into the assembler) what the app should hear of once. */
+  onNotice?: (kind: 'max-spans' | 'open-bytes', message: string) => void;
 }
 
 /** Counters of {@link TraceAssembler}. */
@@ -43,6 +49,10 @@ export interface AssemblerStats {
   droppedLogs: number;
   /** Times `onComplete` threw. */
   callbackErrors: number;
+  /** Estimated bytes held by open traces. */
+  openTraceBytes: number;
+  /** Open traces completed early because of `maxOpenBytes`. */
+  evictedForBytes: number;
 }
 
 /**

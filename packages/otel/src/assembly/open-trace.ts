@@ -10,6 +10,8 @@ export interface OpenTrace {
   lastActivityMs: number;
   /** Whether its local root span has arrived (completion is due at the end of the current call). */
   rootEnded: boolean;
+  /** Estimated bytes its spans and logs hold (see `OpenBytes`). */
+  bytes: number;
 }
 
 /**

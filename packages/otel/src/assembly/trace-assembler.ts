@@ -11,6 +11,8 @@ import {
   LOG_ONLY_WAIT_MS,
   type TraceGroup,
 } from './assembler-options.js';
+import { IdleTimer } from './idle-timer.js';
+import { maxSpansNotice, OpenBytes, openBytesNotice } from './open-bytes.js';
 import { isLocalRoot, type OpenTrace } from './open-trace.js';
 import { RecentIds } from './recent-ids.js';
 
@@ -38,9 +40,10 @@ export class TraceAssembler {
   readonly #now: () => number;
   readonly #open = new Map<string, OpenTrace>();
   readonly #recent: RecentIds;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerDueMs = Number.POSITIVE_INFINITY;
-  #stopped = false;
+  readonly #bytes: OpenBytes;
+  readonly #onNotice: NonNullable<AssemblerOptions['onNotice']>;
+  #maxSpansNoticed = false;
+  readonly #timer: IdleTimer;
   #lateSpans = 0;
   #lateLogs = 0;
   #droppedLogs = 0;
@@ -67,8 +70,16 @@ export class TraceAssembler {
     if (options.now !== undefined && typeof options.now !== 'function') {
       throw new TypeError(`Expected \`now\` to be a function, got ${describeValue(options.now)}`);
     }
+    this.#bytes = new OpenBytes(
+      options.maxValueChars === undefined
+        ? undefined
+        : checkInteger('maxValueChars', options.maxValueChars, 1),
+      options.maxOpenBytes === undefined ? undefined : checkInteger('maxOpenBytes', options.maxOpenBytes, 1),
+    );
+    this.#onNotice = options.onNotice ?? (() => {});
     this.#onComplete = options.onComplete;
     this.#now = options.now ?? Date.now;
+    this.#timer = new IdleTimer(() => this.#sweep(), this.#now);
   }
 
   /** Traces being assembled (including those known so far only from log records). */
@@ -103,18 +114,19 @@ export class TraceAssembler {
         }
         entry = this.#create(traceId, now);
       }
-      entry.spans.push(span);
+      entry.spans.push(this.#bytes.holdSpan(entry, span));
       entry.lastActivityMs = now;
       if (!entry.rootEnded && isLocalRoot(span)) {
         entry.rootEnded = true;
         rootsEnded.push(entry);
       }
-      if (entry.spans.length >= this.#maxSpans) this.#complete(entry, 'max-spans');
+      if (entry.spans.length >= this.#maxSpans) this.#completeAtMaxSpans(entry);
+      if (this.#bytes.over) this.#shedBytes();
     }
     for (const entry of rootsEnded) {
       if (this.#open.get(entry.traceId) === entry) this.#complete(entry, 'root-ended');
     }
-    if (this.#open.size > 0) this.#ensureTimer(now + this.#idleMs);
+    if (this.#open.size > 0) this.#timer.ensure(now + this.#idleMs);
   }
 
   /**
@@ -136,9 +148,13 @@ export class TraceAssembler {
       this.#droppedLogs += 1;
       return;
     }
-    entry.logs.push(log);
+    entry.logs.push(this.#bytes.holdLog(entry, log));
     if (entry.spans.length === 0) entry.lastActivityMs = now;
-    this.#ensureTimer(this.#deadline(entry));
+    if (this.#bytes.over) {
+      this.#shedBytes();
+      if (this.#open.size === 0) return;
+    }
+    this.#timer.ensure(this.#deadline(entry));
   }
 
   /**
@@ -168,6 +184,8 @@ export class TraceAssembler {
       lateLogs: this.#lateLogs,
       droppedLogs: this.#droppedLogs,
       callbackErrors: this.#callbackErrors,
+      openTraceBytes: this.#bytes.total,
+      evictedForBytes: this.#bytes.evicted,
     };
   }
 
@@ -180,8 +198,7 @@ export class TraceAssembler {
    * assembler.shutdown();
    */
   shutdown(): void {
-    this.#stopped = true;
-    this.#clearTimer();
+    this.#timer.stop();
     for (const entry of [...this.#open.values()]) {
       if (entry.spans.length === 0) this.#complete(entry, 'flush');
     }
@@ -196,9 +213,44 @@ export class TraceAssembler {
         this.#complete(oldest, 'evicted');
       }
     }
-    const entry: OpenTrace = { traceId, spans: [], logs: [], lastActivityMs: now, rootEnded: false };
+    const entry: OpenTrace = {
+      traceId,
+      spans: [],
+      logs: [],
+      lastActivityMs: now,
+      rootEnded: false,
+      bytes: 0,
+    };
     this.#open.set(traceId, entry);
     return entry;
+  }
+
+  /** A trace at `maxSpansPerTrace` goes as it is; its later spans are dropped (said once). */
+  #completeAtMaxSpans(entry: OpenTrace): void {
+    this.#complete(entry, 'max-spans');
+    if (this.#maxSpansNoticed) return;
+    this.#maxSpansNoticed = true;
+    this.#notice('max-spans', maxSpansNotice(entry.traceId, this.#maxSpans));
+  }
+
+  /** Completes the oldest open traces until what they hold fits `maxOpenBytes` again. */
+  #shedBytes(): void {
+    let shed = 0;
+    while (this.#bytes.over && this.#open.size > 0) {
+      const oldest = this.#open.values().next().value as OpenTrace;
+      this.#bytes.evicted += 1;
+      shed += 1;
+      this.#complete(oldest, 'evicted');
+    }
+    this.#notice('open-bytes', openBytesNotice(this.#bytes.maxBytes, shed));
+  }
+
+  #notice(kind: 'max-spans' | 'open-bytes', message: string): void {
+    try {
+      this.#onNotice(kind, message);
+    } catch {
+      // A notice must not stop assembly.
+    }
   }
 
   #deadline(entry: OpenTrace): number {
@@ -213,6 +265,7 @@ export class TraceAssembler {
     // nothing open: clearing and arming it again for every trace cost about 4% of the time span.end()
     // spends in this processor at a steady rate (bench/where-the-time-goes.md).
     this.#open.delete(entry.traceId);
+    this.#bytes.release(entry);
     if (entry.spans.length === 0) {
       // Logs whose span never came: nothing to map. Not remembered, so the span may still come.
       this.#droppedLogs += entry.logs.length;
@@ -226,40 +279,19 @@ export class TraceAssembler {
     }
   }
 
-  #ensureTimer(dueMs: number): void {
-    if (this.#stopped || (this.#timer !== undefined && this.#timerDueMs <= dueMs)) return;
-    this.#clearTimer();
-    this.#timerDueMs = dueMs;
-    this.#timer = setTimeout(() => this.#sweep(), Math.max(0, dueMs - this.#now()));
-    // The app's process must be free to exit while traces are open.
-    this.#timer.unref?.();
-  }
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerDueMs = Number.POSITIVE_INFINITY;
-  }
-
   #sweep(): void {
-    this.#timer = undefined;
-    this.#timerDueMs = Number.POSITIVE_INFINITY;
-    try {
-      const now = this.#now();
-      let next = Number.POSITIVE_INFINITY;
-      for (const entry of [...this.#open.values()]) {
-        const deadline = this.#deadline(entry);
-        if (deadline <= now) this.#complete(entry, 'idle');
-        else next = Math.min(next, deadline);
-      }
-      if (this.#open.size > 0 && next !== Number.POSITIVE_INFINITY) this.#ensureTimer(next);
-    } catch {
-      // A timer callback must never throw into the app.
+    const now = this.#now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of [...this.#open.values()]) {
+      const deadline = this.#deadline(entry);
+      if (deadline <= now) this.#complete(entry, 'idle');
+      else next = Math.min(next, deadline);
     }
+    if (this.#open.size > 0 && next !== Number.POSITIVE_INFINITY) this.#timer.ensure(next);
   }
 
   /** Whether the idle timer is armed (for tests). */
   get timerArmed(): boolean {
-    return this.#timer !== undefined;
+    return this.#timer.armed;
   }
 }

@@ -1,4 +1,5 @@
 import type { DiagLogger } from '@opentelemetry/api';
+import { alert } from '../diag.js';
 
 /** Why sending is paused: the key (401) or the application id (404) needs fixing. */
 export type PauseCause = 'unauthorized' | 'not-found';
@@ -39,7 +40,11 @@ export class PauseGate {
         ? 'The service rejected the API key (401). Check AQM_API_KEY (or the `apiKey` option).'
         : `The service does not know application ${applicationId} or the key cannot access it (404). ` +
           'Check AQM_APPLICATION_ID (or the `applicationId` option).';
-    this.#logger.error(
+    // Visible even with no logging set up: nothing reaches the service until someone acts.
+    alert(
+      this.#logger,
+      'error',
+      cause,
       `${fix} Sending is paused; traces keep queueing (up to maxQueueTraces ${maxQueueTraces}, ` +
         `maxQueueBytes ${maxQueueBytes}) and go out once a request succeeds.`,
     );

@@ -1,4 +1,3 @@
-import { AqmClient } from '@aqm/client';
 import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
 import { TraceAssembler, type TraceGroup } from '../assembly/trace-assembler.js';
@@ -8,52 +7,22 @@ import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
 import { isSampledIn } from '../privacy/sampling.js';
 import type { ReadableSpan } from '../sdk-types.js';
-import { ApplicationIdSource } from './application-id.js';
+import { DeliveryHealth } from './delivery-health.js';
+import type { AqmStats, Pipeline, PipelineInternals } from './pipeline-types.js';
 import type { DeliveryOutcome } from './queued-trace.js';
-import type { SenderStats, SenderTiming, SubmitBatch } from './sender-types.js';
+import { createClient, createSubmit, type EvaluationsClient } from './service-submit.js';
 import { ThrottledReporter } from './throttled-reporter.js';
 import { TraceSender } from './trace-sender.js';
-
-/**
- * Test seams of the exporter and processor: deterministic time for the retry schedule and a
- * logger. Not part of the documented API.
- * @internal
- */
-export interface PipelineInternals {
-  timing?: Partial<SenderTiming>;
-  logger?: DiagLogger;
-}
-
-/** `stats()` of {@link AqmSpanExporter} and {@link AqmSpanProcessor}. */
-export interface AqmStats extends SenderStats {
-  /** Traces being assembled (waiting for their root span, the idle timeout or a flush). */
-  openTraces: number;
-  /** Completed traces with no LLM span: not sent. */
-  skippedTraces: number;
-  /** Completed traces left out by `sampleRate`. */
-  sampledOutTraces: number;
-  /** Records `shouldExport` said no to. */
-  filteredTraces: number;
-}
-
-/** The minimal client surface the pipeline needs. */
-interface EvaluationsClient {
-  evaluations: {
-    submitSerialized(
-      applicationId: string,
-      traces: readonly Uint8Array[],
-      options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number },
-    ): Promise<unknown>;
-  };
-  close?(): Promise<void> | void;
-}
 
 /**
  * What the exporter and the processor share: spans go into the assembler; each completed trace is
  * sampled, mapped to a record, offered to `shouldExport` and queued in the sender. Nothing here
  * throws into the app.
  */
-export class TracePipeline {
+export type { AqmStats, PipelineInternals };
+
+export class TracePipeline implements Pipeline {
+  readonly enabled = true;
   readonly #options: ResolvedOptions;
   readonly #logger: DiagLogger;
   readonly #reporter: ThrottledReporter;
@@ -61,6 +30,7 @@ export class TracePipeline {
   readonly #ownsClient: boolean;
   readonly #assembler: TraceAssembler;
   readonly #sender: TraceSender;
+  readonly #health: DeliveryHealth;
   readonly #recordOptions: RecordOptions;
   /** Tickets of the traces completed during the current `addSpans()` call. */
   #collector: Promise<DeliveryOutcome>[] | undefined;
@@ -80,22 +50,19 @@ export class TracePipeline {
     this.#logger = internals.logger ?? aqmDiag;
     this.#reporter = new ThrottledReporter(this.#logger, internals.timing?.reportIntervalMs ?? 60_000);
     this.#ownsClient = options.client === undefined;
-    this.#client =
-      options.client ??
-      new AqmClient({
-        apiKey: options.apiKey as string,
-        baseUrl: options.baseUrl as string,
-        timeoutMs: options.requestTimeoutMs,
-        maxRetries: 0, // the sender owns the retry policy
-        allowInsecureHttp: options.allowInsecureHttp,
-      });
-    const applicationId = new ApplicationIdSource(options.applicationId, this.#logger);
-    const submit: SubmitBatch = async (traces, signal) =>
-      this.#client.evaluations.submitSerialized(await applicationId.get(signal), traces, {
-        signal,
-        timeoutMs: options.requestTimeoutMs,
-        maxRetries: 0,
-      });
+    this.#client = createClient(options);
+    const apiKey = options.apiKey;
+    this.#health = new DeliveryHealth({
+      logger: this.#logger,
+      now: internals.timing?.now ?? Date.now,
+      redact: (text) =>
+        apiKey === undefined || apiKey === '' ? text : text.replaceAll(apiKey, '[redacted]'),
+      describeQueue: () => {
+        const { queuedTraces, queuedBytes } = this.#sender.stats();
+        return `${queuedTraces} held, ${queuedBytes} bytes; maxQueueBytes ${options.maxQueueBytes}`;
+      },
+    });
+    const { submit, applicationId } = createSubmit(this.#client, options, this.#health, this.#logger);
     this.#sender = new TraceSender({
       ...options,
       // A getter: the 404 message names the id, which may only be known later.
@@ -116,8 +83,23 @@ export class TracePipeline {
       traceIdleMs: options.traceIdleMs,
       maxSpansPerTrace: options.maxSpansPerTrace,
       maxOpenTraces: options.maxOpenTraces,
+      // Open traces count against the same bound as the queue: a root that never ends must not
+      // let them grow past it.
+      maxValueChars: options.maxValueChars,
+      maxOpenBytes: options.maxQueueBytes,
+      onNotice: (kind, message) => this.#reporter.report(kind, 'warn', message),
       onComplete: (group) => this.#onComplete(group),
     });
+  }
+
+  /** Why nothing can be delivered now (the last request got 401 or 404), or `undefined`. */
+  get blocked(): string | undefined {
+    return this.#health.blocked;
+  }
+
+  /** Calls `listener` when a request finds delivery impossible (401/404); returns the remover. */
+  onBlocked(listener: (reason: string) => void): () => void {
+    return this.#health.onBlocked(listener);
   }
 
   /** Whether `shutdown()` was called. */
@@ -160,7 +142,11 @@ export class TracePipeline {
     }
   }
 
-  /** Completes every open trace and resolves once everything queued is accepted or given up. */
+  /**
+   * Completes every open trace and resolves once everything queued is accepted or given up, or as
+   * soon as a request finds delivery impossible (401/404: the traces stay queued for when it is
+   * fixed). While sending is paused, the flush sends one probe at once rather than at its backoff.
+   */
   async forceFlush(): Promise<void> {
     if (!this.isShutdown) {
       try {
@@ -169,7 +155,16 @@ export class TracePipeline {
         this.#reporter.report('assembler', 'error', `Open traces could not be completed: ${String(error)}`);
       }
     }
-    await this.#sender.flush();
+    let stopWaiting = () => {};
+    const blocked = new Promise<void>((resolve) => {
+      stopWaiting = this.#health.onBlocked(() => resolve());
+    });
+    try {
+      // The flush keeps the process alive while it waits: it must stop doing so when we stop waiting.
+      await this.#sender.flush(blocked);
+    } finally {
+      stopWaiting();
+    }
   }
 
   /** Flushes within `shutdownTimeoutMs`, then closes the connection pool (of a client it created). Never rejects. */
@@ -180,9 +175,12 @@ export class TracePipeline {
 
   /** The pipeline's counters. */
   stats(): AqmStats {
+    const assembly = this.#assembler.stats();
     return {
       ...this.#sender.stats(),
-      openTraces: this.#assembler.openTraces,
+      openTraces: assembly.openTraces,
+      openTraceBytes: assembly.openTraceBytes,
+      evictedForBytes: assembly.evictedForBytes,
       skippedTraces: this.#skipped,
       sampledOutTraces: this.#sampledOut,
       filteredTraces: this.#filtered,

@@ -123,18 +123,19 @@ export class TraceSender {
   /**
    * Resolves once every trace queued before the call has been accepted or given up. Never rejects.
    * While it waits (at most about `maxRetryElapsedMs`), a timer keeps the process alive: the app
-   * is explicitly waiting on it.
+   * is explicitly waiting on it. When `stop` settles first (the caller stopped waiting: delivery
+   * is known to be impossible), it resolves then and lets the process go.
    */
-  flush(): Promise<void> {
+  flush(stop?: Promise<void>): Promise<void> {
     const waiting = this.#held.tickets();
     if (waiting.length === 0) return Promise.resolve();
     this.sendNow();
+    // While paused, the probe goes now: the caller waits to learn whether the key or id is fixed.
+    if (this.#pause.paused) this.#wakeSleepers();
     // Bounded by the longest a batch may be retried, plus one last backoff wait.
     const longest = this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs;
-    return keepAliveUntil(
-      Promise.all(waiting).then(() => undefined),
-      longest,
-    );
+    const delivered = Promise.all(waiting).then(() => undefined);
+    return keepAliveUntil(stop === undefined ? delivered : Promise.race([delivered, stop]), longest);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { HrTime } from '@opentelemetry/api';
+import { noteNotJson } from '../notices.js';
 import type { ReadableSpan, SpanAttributes } from '../sdk-types.js';
 import { AttributeKeys } from './attribute-keys.js';
 import { parseJsonLoose } from './json.js';
@@ -111,6 +112,7 @@ export class SpanView {
       return raw === undefined || raw === null ? undefined : messagesFromValue(raw);
     if (raw.trim() === '') return undefined;
     const parsed = this.json(key);
+    if (parsed === undefined && key.startsWith('gen_ai.') && key.endsWith('.messages')) noteNotJson(key);
     if (parsed === undefined || typeof parsed === 'string') {
       return [{ role: undefined, text: typeof parsed === 'string' ? parsed : raw }];
     }

@@ -7,7 +7,7 @@ import { toWellFormedText } from './well-formed.js';
  * masked as a whole (an e-mail straddling the limit is still recognised) while masking a huge
  * value costs no more than masking a bounded one.
  */
-const MASK_SLACK_CHARS = 256;
+export const MASK_SLACK_CHARS = 256;
 
 /** A failing mask is reported at most this often (it would fail for every value). */
 const MASK_FAILURE_REPORT_MS = 60_000;
@@ -24,6 +24,22 @@ function reportMaskFailure(field: string, problem: string): void {
 /** The marker appended to a cut value: `…[truncated N chars]`. */
 export function truncationMarker(removedChars: number): string {
   return `…[truncated ${removedChars} chars]`;
+}
+
+const MARKER_START = '…[truncated ';
+const MARKER_END = ' chars]';
+
+/**
+ * A value an open trace already cut (see `ValueTrimmer`) ends in a marker: the text before it,
+ * and how many characters were removed, so a second cut reports the total.
+ */
+function earlierCut(value: string): { text: string; removed: number } {
+  if (!value.endsWith(MARKER_END)) return { text: value, removed: 0 };
+  const at = value.lastIndexOf(MARKER_START);
+  if (at < 0) return { text: value, removed: 0 };
+  const digits = value.slice(at + MARKER_START.length, -MARKER_END.length);
+  if (!/^\d{1,15}$/.test(digits)) return { text: value, removed: 0 };
+  return { text: value.slice(0, at), removed: Number(digits) };
 }
 
 /**
@@ -48,9 +64,10 @@ export class TextSanitizer {
   /** The sanitised form of `value`, bound for `field`. */
   clean(value: string, field: string): string {
     const max = this.#maxValueChars;
-    const originalLength = value.length;
-    let text = originalLength > max + MASK_SLACK_CHARS ? value.slice(0, max + MASK_SLACK_CHARS) : value;
-    const precut = originalLength - text.length;
+    const earlier = earlierCut(value);
+    const whole = earlier.text;
+    let text = whole.length > max + MASK_SLACK_CHARS ? whole.slice(0, max + MASK_SLACK_CHARS) : whole;
+    const precut = whole.length - text.length + earlier.removed;
     text = toWellFormedText(text);
     if (this.#mask !== undefined) {
       text = this.#applyMask(text, field);
@@ -61,7 +78,8 @@ export class TextSanitizer {
 
   /** Truncates only (no mask): for names and ids that are not user content. */
   truncate(value: string): string {
-    return this.#truncate(toWellFormedText(value), 0);
+    const earlier = earlierCut(value);
+    return this.#truncate(toWellFormedText(earlier.text), earlier.removed);
   }
 
   #applyMask(text: string, field: string): string {

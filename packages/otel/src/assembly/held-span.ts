@@ -1,0 +1,162 @@
+import { parseJsonLoose } from '../mapping/json.js';
+import type { LlmLogRecord } from '../mapping/llm-log-record.js';
+import { MASK_SLACK_CHARS, truncationMarker } from '../privacy/text-sanitizer.js';
+import type { ReadableSpan, SpanAttributes, TimedEvent } from '../sdk-types.js';
+
+/** A rough fixed cost of a held span or log record besides its text (ids, times, objects). */
+const SPAN_OVERHEAD_BYTES = 256;
+/** Nesting followed into attribute values (api 1.10 maps, parsed JSON); deeper values are kept whole. */
+const MAX_DEPTH = 8;
+
+/** A span or log record as an open trace holds it, with an estimate of the memory it keeps. */
+export interface Held<T> {
+  item: T;
+  bytes: number;
+}
+
+/**
+ * Cuts long text values of what an open trace holds, and counts what is left: a span whose root
+ * has not ended may wait for seconds, and the SDK's span object would keep a 2 MiB attribute alive
+ * all that time. Values longer than `maxValueChars` (plus the slack masking needs) are cut where
+ * the mapping would cut them anyway, ending in the mapping's own `…[truncated N chars]` marker so
+ * the record still says how much was removed. A JSON document (a `gen_ai.input.messages` array) is
+ * cut inside, value by value, so it stays JSON. Spans with nothing to cut are held as they are.
+ */
+export class ValueTrimmer {
+  readonly #limit: number;
+
+  /** @param maxValueChars - the pipeline's `maxValueChars`. */
+  constructor(maxValueChars: number) {
+    this.#limit = maxValueChars + MASK_SLACK_CHARS;
+  }
+
+  /** The span to hold: the span itself, or a copy with its long values cut. */
+  span(span: ReadableSpan): Held<ReadableSpan> {
+    const attributes = this.#attributes(span.attributes);
+    let bytes = SPAN_OVERHEAD_BYTES + span.name.length + attributes.bytes;
+    let eventsChanged = false;
+    const events = span.events.map((event) => {
+      const trimmed = this.#attributes(event.attributes);
+      bytes += 64 + event.name.length + trimmed.bytes;
+      if (trimmed.item === event.attributes) return event;
+      eventsChanged = true;
+      return { name: event.name, time: event.time, attributes: trimmed.item } satisfies TimedEvent;
+    });
+    if (attributes.item === span.attributes && !eventsChanged) return { item: span, bytes };
+    return { item: copySpan(span, attributes.item ?? {}, events), bytes };
+  }
+
+  /** The log record to hold, its long values cut. */
+  log(log: LlmLogRecord): Held<LlmLogRecord> {
+    const body = this.#value(log.body, 0);
+    const attributes = this.#attributes(log.attributes);
+    const bytes = SPAN_OVERHEAD_BYTES + body.bytes + attributes.bytes;
+    if (body.item === log.body && attributes.item === log.attributes) return { item: log, bytes };
+    return { item: { ...log, body: body.item, attributes: attributes.item ?? {} }, bytes };
+  }
+
+  #attributes<A extends SpanAttributes | Record<string, unknown> | undefined>(attributes: A): Held<A> {
+    if (attributes === undefined || attributes === null) return { item: attributes, bytes: 0 };
+    let bytes = 0;
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(attributes)) {
+      const value = (attributes as Record<string, unknown>)[key];
+      const trimmed = this.#value(value, 0);
+      bytes += key.length + trimmed.bytes;
+      if (trimmed.item !== value) {
+        copy ??= { ...attributes };
+        copy[key] = trimmed.item;
+      }
+    }
+    return { item: (copy ?? attributes) as A, bytes };
+  }
+
+  #value(value: unknown, depth: number): Held<unknown> {
+    if (typeof value === 'string') return this.#string(value, depth);
+    if (typeof value !== 'object' || value === null) return { item: value, bytes: 8 };
+    if (ArrayBuffer.isView(value)) return { item: value, bytes: value.byteLength };
+    if (depth >= MAX_DEPTH) return { item: value, bytes: 64 };
+    if (Array.isArray(value)) {
+      let bytes = 16;
+      let copy: unknown[] | undefined;
+      value.forEach((element: unknown, index) => {
+        const trimmed = this.#value(element, depth + 1);
+        bytes += trimmed.bytes;
+        if (trimmed.item !== element) {
+          copy ??= [...value];
+          copy[index] = trimmed.item;
+        }
+      });
+      return { item: copy ?? value, bytes };
+    }
+    let bytes = 16;
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, element] of Object.entries(value)) {
+      const trimmed = this.#value(element, depth + 1);
+      bytes += key.length + trimmed.bytes;
+      if (trimmed.item !== element) {
+        copy ??= { ...value };
+        copy[key] = trimmed.item;
+      }
+    }
+    return { item: copy ?? value, bytes };
+  }
+
+  #string(value: string, depth: number): Held<unknown> {
+    if (value.length <= this.#limit) return { item: value, bytes: value.length };
+    if (depth === 0) {
+      // A JSON document is cut inside, so the mapping can still read its messages.
+      const parsed = parseJsonLoose(value);
+      if (typeof parsed === 'object' && parsed !== null) {
+        const trimmed = this.#value(parsed, 1);
+        // Long only as a whole (a long conversation): kept as it is, still JSON, and counted.
+        if (trimmed.item === parsed) return { item: value, bytes: value.length };
+        try {
+          const json = JSON.stringify(trimmed.item);
+          return { item: json, bytes: json.length };
+        } catch {
+          // Not representable again: cut as text below.
+        }
+      }
+    }
+    return { item: cut(value, this.#limit), bytes: this.#limit + 32 };
+  }
+}
+
+/**
+ * The first `limit` characters and the mapping's marker, as a fresh string: a `slice` alone may
+ * keep the whole original alive inside V8 (a sliced string points into its parent).
+ */
+function cut(value: string, limit: number): string {
+  let end = limit;
+  const last = value.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1; // never half a surrogate pair
+  const kept = Buffer.from(value.slice(0, end), 'utf16le').toString('utf16le');
+  return kept + truncationMarker(value.length - end);
+}
+
+/** A copy of the parts of a span the mapping reads, with other attributes and events. */
+function copySpan(
+  span: ReadableSpan,
+  attributes: SpanAttributes,
+  events: readonly TimedEvent[],
+): ReadableSpan {
+  const context = span.spanContext();
+  const copy: ReadableSpan & { parentSpanId?: unknown } = {
+    name: span.name,
+    kind: span.kind,
+    spanContext: () => context,
+    parentSpanContext: span.parentSpanContext,
+    startTime: span.startTime,
+    endTime: span.endTime,
+    status: span.status,
+    attributes,
+    events,
+    resource: span.resource,
+    instrumentationScope: span.instrumentationScope,
+  };
+  // SDK 1.x spans name their parent this way.
+  const legacy = (span as { parentSpanId?: unknown }).parentSpanId;
+  if (legacy !== undefined) copy.parentSpanId = legacy;
+  return copy;
+}

@@ -1,0 +1,62 @@
+import { AqmClient } from '@aqm/client';
+import type { DiagLogger } from '@opentelemetry/api';
+import type { ResolvedOptions } from '../options.js';
+import { ApplicationIdSource } from './application-id.js';
+import type { DeliveryHealth } from './delivery-health.js';
+import { classifyFailure } from './send-outcome.js';
+import type { SubmitBatch } from './sender-types.js';
+
+/** The minimal client surface the pipeline needs. */
+export interface EvaluationsClient {
+  evaluations: {
+    submitSerialized(
+      applicationId: string,
+      traces: readonly Uint8Array[],
+      options: { signal?: AbortSignal; timeoutMs?: number; maxRetries?: number },
+    ): Promise<unknown>;
+  };
+  close?(): Promise<void> | void;
+}
+
+/** The client given in the options, or one built from the key and base URL (retries are the sender's). */
+export function createClient(options: ResolvedOptions): EvaluationsClient {
+  return (
+    options.client ??
+    new AqmClient({
+      apiKey: options.apiKey as string,
+      baseUrl: options.baseUrl as string,
+      timeoutMs: options.requestTimeoutMs,
+      maxRetries: 0, // the sender owns the retry policy
+      allowInsecureHttp: options.allowInsecureHttp,
+    })
+  );
+}
+
+/**
+ * The sender's `submit`: waits for the application id, sends one batch, and tells `health` how
+ * each request went (the sender itself need not know about it).
+ */
+export function createSubmit(
+  client: EvaluationsClient,
+  options: ResolvedOptions,
+  health: DeliveryHealth,
+  logger: DiagLogger,
+): { submit: SubmitBatch; applicationId: ApplicationIdSource } {
+  const applicationId = new ApplicationIdSource(options.applicationId, logger);
+  const submit: SubmitBatch = async (traces, signal) => {
+    try {
+      const id = await applicationId.get(signal);
+      const accepted = await client.evaluations.submitSerialized(id, traces, {
+        signal,
+        timeoutMs: options.requestTimeoutMs,
+        maxRetries: 0,
+      });
+      health.succeeded();
+      return accepted;
+    } catch (error) {
+      health.failed(classifyFailure(error));
+      throw error;
+    }
+  };
+  return { submit, applicationId };
+}

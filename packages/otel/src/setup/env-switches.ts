@@ -1,0 +1,32 @@
+/** Why the environment turns `@aqm/otel` off, and what to warn about (if anything). */
+export interface SwitchedOff {
+  reason: string;
+  /** Said once when the switch itself was unclear (an unknown `AQM_DISABLED` value). */
+  warning?: string;
+}
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+
+/**
+ * `OTEL_SDK_DISABLED=true` (OpenTelemetry's switch: only `true`, any case, counts) or
+ * `AQM_DISABLED=true` (also `1`, `yes`, `on`) turn every component off, whatever the options say:
+ * they are the operator's switch. An `AQM_DISABLED` that is neither true nor false turns it off
+ * too, with a warning: whoever set it meant to change something, and sending is the riskier guess.
+ *
+ * @example
+ * switchedOff({ AQM_DISABLED: 'true' }); // { reason: 'AQM_DISABLED is true' }
+ */
+export function switchedOff(env: Record<string, string | undefined>): SwitchedOff | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { reason: 'OTEL_SDK_DISABLED is true' };
+  const value = env.AQM_DISABLED?.trim();
+  if (value === undefined || value === '') return undefined;
+  const word = value.toLowerCase();
+  if (TRUE_WORDS.has(word)) return { reason: 'AQM_DISABLED is true' };
+  if (FALSE_WORDS.has(word)) return undefined;
+  const shown = value.length > 20 ? `${value.slice(0, 20)}…` : value;
+  return {
+    reason: 'AQM_DISABLED is not true or false',
+    warning: `AQM_DISABLED must be true or false, got \`${shown}\`; taken as true, so no trace is sent.`,
+  };
+}
