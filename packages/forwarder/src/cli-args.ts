@@ -32,6 +32,7 @@ Options:
                                aqm.application.name or service.name); others use the default
   --allow-unauthenticated      listen on a non-loopback address without ingest tokens
   --trace-idle-ms <n>          a trace without a new span for this long is complete (default 5000)
+  --root-grace-ms <n>          a root span waits this long for late log records (default 1000)
   --max-body-bytes <n>         largest request body, on the wire and inflated (default 8388608)
   --max-queue-traces <n>       traces held for delivery before senders get 503 (default 2048)
   --persist-dir <dir>          keep undelivered traces on disk across restarts
@@ -72,6 +73,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'allow-unauthenticated': { type: 'boolean' },
         'trace-idle-ms': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'root-grace-ms': { type: 'string' },
         'max-queue-traces': { type: 'string' },
         'persist-dir': { type: 'string' },
         'sample-rate': { type: 'string' },
@@ -103,6 +105,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values['allow-unauthenticated'] === true) options.allowUnauthenticated = true;
   if (values['allow-insecure-http'] === true) options.allowInsecureHttp = true;
   set('traceIdleMs', integer('trace-idle-ms', text('trace-idle-ms')));
+  set('rootGraceMs', integer('root-grace-ms', text('root-grace-ms')));
   set('maxBodyBytes', integer('max-body-bytes', text('max-body-bytes')));
   set('maxQueueTraces', integer('max-queue-traces', text('max-queue-traces')));
   set('persistDir', text('persist-dir'));

@@ -38,6 +38,11 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   allowUnauthenticated?: boolean;
   /** Largest request body, on the wire and once inflated, in bytes. Default 8 MiB. */
   maxBodyBytes?: number;
+  /**
+   * How long a root span waits before it completes its trace, in ms, so that log records and
+   * spans sent after it (other batches, other services) still join. 0 completes at once. Default 1000.
+   */
+  rootGraceMs?: number;
   /** `Retry-After` (seconds) sent with 503 when the queue is full. Default 5. */
   retryAfterSeconds?: number;
 }
@@ -54,6 +59,7 @@ export const FORWARDER_ONLY_OPTIONS = [
   'allowUnauthenticated',
   'maxBodyBytes',
   'retryAfterSeconds',
+  'rootGraceMs',
   'apiKey',
   'baseUrl',
   'allowInsecureHttp',

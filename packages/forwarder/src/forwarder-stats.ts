@@ -7,6 +7,8 @@ export interface ForwarderStats extends IngestCounters {
   responses: Record<string, number>;
   /** Requests answered 503 because the queue was full. */
   refusedQueueFull: number;
+  /** Root spans waiting out `rootGraceMs` before they complete their trace. */
+  heldRoots: number;
   /** Applications with a pipeline (1 unless `applicationFromResource`). */
   applications: number;
   /** The pipelines' counters, summed over applications. */
@@ -121,6 +123,9 @@ export function prometheusText(stats: ForwarderStats): string {
     ]),
     line('aqm_forwarder_queued_bytes', 'JSON bytes of the traces held.', 'gauge', [['', p.queuedBytes]]),
     line('aqm_forwarder_traces_open', 'Traces being assembled.', 'gauge', [['', p.openTraces]]),
+    line('aqm_forwarder_root_spans_held', 'Root spans waiting out rootGraceMs.', 'gauge', [
+      ['', stats.heldRoots],
+    ]),
     line('aqm_forwarder_applications', 'Applications with a pipeline.', 'gauge', [['', stats.applications]]),
   ].join('');
 }

@@ -4,6 +4,7 @@ import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
 import type { DecodedRequest } from './otlp/otlp-codec.js';
 import { keyValues } from './otlp/otlp-values.js';
+import type { RootGrace } from './root-grace.js';
 
 /** What one export request came to: how many items were refused, and why (for `partial_success`). */
 export interface IngestResult {
@@ -39,6 +40,7 @@ function fields(value: unknown): Fields {
  */
 export class OtlpIngest {
   readonly #router: ApplicationRouter;
+  readonly #roots: RootGrace;
   readonly counters: IngestCounters = {
     receivedSpans: 0,
     rejectedSpans: 0,
@@ -47,8 +49,9 @@ export class OtlpIngest {
     rejectedLogRecords: 0,
   };
 
-  constructor(router: ApplicationRouter) {
+  constructor(router: ApplicationRouter, roots: RootGrace) {
     this.#router = router;
+    this.#roots = roots;
   }
 
   /** Takes the `resourceSpans` of an export request. Never throws on malformed content. */
@@ -74,13 +77,17 @@ export class OtlpIngest {
             unrouted += 1;
             continue;
           }
+          accepted += 1;
+          if (span.parentSpanContext === undefined) {
+            this.#roots.hold(pipeline, span);
+            continue;
+          }
           let batch = byPipeline.get(pipeline);
           if (batch === undefined) {
             batch = [];
             byPipeline.set(pipeline, batch);
           }
           batch.push(span);
-          accepted += 1;
         }
       }
     }

@@ -20,6 +20,7 @@ export interface ResolvedForwarderOptions {
   ingestTokens: string[];
   maxBodyBytes: number;
   retryAfterSeconds: number;
+  rootGraceMs: number;
   /** The options for `@aqm/otel`'s `resolveOptions` (each pipeline adds `client` and `applicationId`). */
   pipelineOptions: AqmOtelOptions;
 }
@@ -213,6 +214,7 @@ export function resolveForwarderOptions(
     ingestTokens,
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 8 * MIB, 1024, 256 * MIB),
     retryAfterSeconds: integer('retryAfterSeconds', options.retryAfterSeconds, 5, 1, 3600),
+    rootGraceMs: integer('rootGraceMs', options.rootGraceMs, 1000, 0, 60_000),
     pipelineOptions: pipelineOptions as AqmOtelOptions,
   };
 }

@@ -8,6 +8,7 @@ import { IngestTokens } from './http/ingest-auth.js';
 import { buildOtlpApp } from './http/otlp-app.js';
 import { OtlpIngest } from './ingest.js';
 import { resolveForwarderOptions } from './resolve-options.js';
+import { RootGrace } from './root-grace.js';
 
 /** A running forwarder. */
 export interface RunningForwarder {
@@ -69,7 +70,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     await client.close();
     throw error;
   }
-  const ingest = new OtlpIngest(router);
+  const roots = new RootGrace(resolved.rootGraceMs, limits.maxOpenTraces);
+  const ingest = new OtlpIngest(router, roots);
   const responses: Record<string, number> = {};
   let refusedQueueFull = 0;
   let closing: Promise<void> | undefined;
@@ -80,6 +82,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       ...ingest.counters,
       responses: { ...responses },
       refusedQueueFull,
+      heldRoots: roots.held,
       applications: pipelines.length,
       pipeline: sumPipelineStats(pipelines.map((pipeline) => pipeline.stats())),
     };
@@ -114,6 +117,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     } catch (error) {
       logger.warn(`Closing the HTTP server failed: ${String(error)}`);
     }
+    // No request can add spans now: the held roots complete their traces, then the pipelines flush.
+    roots.close();
     await Promise.all(router.pipelines.map((pipeline) => pipeline.shutdown()));
     try {
       await client.close();
