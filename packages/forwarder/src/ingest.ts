@@ -57,6 +57,7 @@ export class OtlpIngest {
   /** Takes the `resourceSpans` of an export request. Never throws on malformed content. */
   traces(resourceSpans: DecodedRequest): IngestResult {
     const byPipeline = new Map<TracePipeline, ReadableSpan[]>();
+    const roots: [TracePipeline, ReadableSpan][] = [];
     let accepted = 0;
     let malformed = 0;
     let unrouted = 0;
@@ -79,7 +80,7 @@ export class OtlpIngest {
           }
           accepted += 1;
           if (span.parentSpanContext === undefined) {
-            this.#roots.hold(pipeline, span);
+            roots.push([pipeline, span]);
             continue;
           }
           let batch = byPipeline.get(pipeline);
@@ -92,6 +93,8 @@ export class OtlpIngest {
       }
     }
     for (const [pipeline, spans] of byPipeline) pipeline.addSpans(spans);
+    // Roots last: a root completes its trace, so the children of this request must be in first.
+    for (const [pipeline, span] of roots) this.#roots.hold(pipeline, span);
     const rejected = malformed + unrouted;
     this.counters.receivedSpans += accepted + rejected;
     this.counters.rejectedSpans += rejected;
