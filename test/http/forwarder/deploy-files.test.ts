@@ -97,7 +97,8 @@ describe('deploy/: the sidecar hands OTLP to the forwarder in its pod', () => {
     expect(help).toContain(`port (default ${forwarderPort}`);
     expect(exporter.compression).toBe('gzip');
     expect(exporter.retry_on_failure.enabled).toBe(true);
-    expect(exporter.headers.authorization).toBe('Bearer ${env:AQM_FORWARDER_TOKEN}');
+    // The Collector's own env expansion (`$` `{env:NAME}`), not a JS template.
+    expect(exporter.headers.authorization).toBe(`Bearer $\{env:AQM_FORWARDER_TOKEN}`);
     const tokenEnv = sidecarContainer.env.find((e: Doc) => e.name === 'AQM_FORWARDER_TOKEN');
     const tokensEnv = forwarderContainer.env.find((e: Doc) => e.name === 'AQM_FORWARDER_TOKENS');
     expect(tokenEnv.valueFrom.secretKeyRef).toEqual(tokensEnv.valueFrom.secretKeyRef);
