@@ -117,7 +117,9 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     } catch (error) {
       logger.warn(`Closing the HTTP server failed: ${String(error)}`);
     }
-    // No request can add spans now: the held roots complete their traces, then the pipelines flush.
+    // No request can add spans now: what answered requests brought goes in, the held roots complete
+    // their traces, then the pipelines flush.
+    ingest.drain();
     roots.close();
     await Promise.all(router.pipelines.map((pipeline) => pipeline.shutdown()));
     try {
