@@ -65,15 +65,18 @@ failedExports = 0;
 await send({ type: 'warm' });
 await nextMessage('go');
 const started = performance.now();
+const cpu = process.cpuUsage();
 await pace(config.warmup, config.traces, config.rate);
 const producedMs = performance.now() - started;
 await provider.forceFlush();
 const flushedMs = performance.now() - started;
+const cpuUsed = process.cpuUsage(cpu);
 await provider.shutdown();
 const sorted = durations.sort((a, b) => a - b);
 const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 await finish({
   produced: config.traces,
+  appCpuUs: cpuUsed.user + cpuUsed.system,
   producedMs,
   flushedMs,
   exports: sorted.length,

@@ -17,6 +17,7 @@ export function forwarderSection({ options, summary: s, runs }, { machine, comma
       'OTLP answer time p50 / p99 / max (exporter export() to callback)',
       `${f1(s.answerP50Ms)} / ${f1(s.answerP99Ms)} / ${f1(s.answerMaxMs)} ms`,
     ],
+    ['The app process (SDK + proto exporter) CPU per trace, same machine', `${f0(s.appCpuUsPerTrace)} µs`],
     ['Forwarder peak RSS', mibOf(s.peakRss)],
     ['Forwarder event-loop delay p99', `${f1(s.loopP99Ms)} ms`],
     ['Requests answered 503 (queue full), all rounds', String(s.refusedQueueFull)],
@@ -45,7 +46,9 @@ export function forwarderSection({ options, summary: s, runs }, { machine, comma
       'The window runs from the first measured trace until the sink holds every one of them, so the ' +
       "forwarder's root grace and batching are inside it. Forwarder settings: its defaults, except " +
       `\`${JSON.stringify(settings)}\` (queues sized for the rate). CPU and RSS are the forwarder process's own; ` +
-      'the app and the sink ran on the same machine at the same time.',
+      'the app and the sink ran on the same machine at the same time. The machine was shared with other work ' +
+      `(other sessions building and testing): its 1-minute load average was ${f1(s.loadAverage[0])} before the ` +
+      `rounds and ${f1(s.loadAverage[1])} after them, on ${machine.cores} cores.`,
     '',
     ...table(['figure', 'value'], ['l', 'r'], rows),
     '',

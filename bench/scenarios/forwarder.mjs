@@ -4,6 +4,7 @@
 // `--forwarder-traces` traces; the window runs from the first of them until the sink has received
 // every one (so the forwarder's rootGraceMs and batching are inside it). Then the forwarder closes.
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runChild } from '../lib/children.mjs';
 import { median, sleep } from '../lib/measure.mjs';
@@ -116,6 +117,7 @@ async function oneRound({ rate, traces, warmup }) {
  */
 export async function forwarderScenario(options, log = console.log) {
   const runs = [];
+  const loadBefore = loadavg()[0];
   for (let round = 1; round <= options.rounds; round += 1) {
     const run = await oneRound({
       rate: options.forwarderRate,
@@ -150,6 +152,8 @@ export async function forwarderScenario(options, log = console.log) {
       refusedQueueFull: runs.reduce((n, r) => n + r.refusedQueueFull, 0),
       failedExports: runs.reduce((n, r) => n + r.load.failedExports, 0),
       tailMs: pick((r) => r.deliveredAllMs - r.load.producedMs),
+      appCpuUsPerTrace: pick((r) => r.load.appCpuUs / r.traces),
+      loadAverage: [loadBefore, loadavg()[0]],
     },
   };
 }

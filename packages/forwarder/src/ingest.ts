@@ -4,7 +4,7 @@ import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
 import type { DecodedRequest } from './otlp/otlp-codec.js';
 import { keyValues } from './otlp/otlp-values.js';
-import type { RootGrace } from './root-grace.js';
+import type { PipelineFeed } from './pipeline-feed.js';
 
 /** What one export request came to: how many items were refused, and why (for `partial_success`). */
 export interface IngestResult {
@@ -40,10 +40,7 @@ function fields(value: unknown): Fields {
  */
 export class OtlpIngest {
   readonly #router: ApplicationRouter;
-  readonly #roots: RootGrace;
-  /** Pipeline work of answered requests, run in order on the next turn (see `#defer`). */
-  #pending: (() => void)[] = [];
-  #scheduled = false;
+  readonly #feed: PipelineFeed;
   readonly counters: IngestCounters = {
     receivedSpans: 0,
     rejectedSpans: 0,
@@ -52,9 +49,9 @@ export class OtlpIngest {
     rejectedLogRecords: 0,
   };
 
-  constructor(router: ApplicationRouter, roots: RootGrace) {
+  constructor(router: ApplicationRouter, feed: PipelineFeed) {
     this.#router = router;
-    this.#roots = roots;
+    this.#feed = feed;
   }
 
   /** Takes the `resourceSpans` of an export request. Never throws on malformed content. */
@@ -95,11 +92,10 @@ export class OtlpIngest {
         }
       }
     }
-    this.#defer(() => {
-      for (const [pipeline, spans] of byPipeline) pipeline.addSpans(spans);
-      // Roots last: a root completes its trace, so the children of this request must be in first.
-      for (const [pipeline, span] of roots) this.#roots.hold(pipeline, span);
-    });
+    // Handed over after the answer; roots last: a root completes its trace, so the other spans of
+    // this request must be in first.
+    for (const [pipeline, spans] of byPipeline) this.#feed.addSpans(pipeline, spans);
+    this.#feed.holdRoots(roots);
     const rejected = malformed + unrouted;
     this.counters.receivedSpans += accepted + rejected;
     this.counters.rejectedSpans += rejected;
@@ -138,36 +134,12 @@ export class OtlpIngest {
         }
       }
     }
-    this.#defer(() => {
-      for (const [pipeline, log] of routed) pipeline.addLog(log);
-    });
+    this.#feed.addLogs(routed);
     const rejected = malformed + unrouted;
     this.counters.receivedLogRecords += accepted + rejected;
     this.counters.joinedLogRecords += joined;
     this.counters.rejectedLogRecords += rejected;
     return { accepted, rejected, errorMessage: reasons(malformed, unrouted, 'log record') };
-  }
-
-  /** Runs the pipeline work of every answered request now (before a shutdown). */
-  drain(): void {
-    const pending = this.#pending;
-    this.#pending = [];
-    for (const work of pending) work();
-  }
-
-  /**
-   * Hands decoded items to the pipelines on the next turn of the event loop, after the answer is
-   * written: what a request costs the sender is decoding and checking it, not assembling, mapping
-   * and serialising the traces it completes (most of the work). Order across requests is kept.
-   */
-  #defer(work: () => void): void {
-    this.#pending.push(work);
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      this.drain();
-    });
   }
 }
 

@@ -7,6 +7,7 @@ import { type ForwarderStats, prometheusText, sumPipelineStats } from './forward
 import { IngestTokens } from './http/ingest-auth.js';
 import { buildOtlpApp } from './http/otlp-app.js';
 import { OtlpIngest } from './ingest.js';
+import { PipelineFeed } from './pipeline-feed.js';
 import { resolveForwarderOptions } from './resolve-options.js';
 import { RootGrace } from './root-grace.js';
 
@@ -71,7 +72,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     throw error;
   }
   const roots = new RootGrace(resolved.rootGraceMs, limits.maxOpenTraces);
-  const ingest = new OtlpIngest(router, roots);
+  const feed = new PipelineFeed(roots);
+  const ingest = new OtlpIngest(router, feed);
   const responses: Record<string, number> = {};
   let refusedQueueFull = 0;
   let closing: Promise<void> | undefined;
@@ -92,11 +94,12 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     maxBodyBytes: resolved.maxBodyBytes,
     retryAfterSeconds: resolved.retryAfterSeconds,
     ingest: (signal, items) => (signal === 'traces' ? ingest.traces(items) : ingest.logs(items)),
+    // Spans still waiting in the feed count as traces: an over-estimate, on the safe side.
     queueFull: () =>
       router.pipelines.some((pipeline) => {
         const held = pipeline.stats();
         return (
-          held.queuedTraces + held.openTraces >= limits.maxQueueTraces ||
+          held.queuedTraces + held.openTraces + feed.pending >= limits.maxQueueTraces ||
           held.queuedBytes >= limits.maxQueueBytes * QUEUE_BYTES_HEADROOM
         );
       }),
@@ -119,7 +122,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     }
     // No request can add spans now: what answered requests brought goes in, the held roots complete
     // their traces, then the pipelines flush.
-    ingest.drain();
+    feed.drain();
     roots.close();
     await Promise.all(router.pipelines.map((pipeline) => pipeline.shutdown()));
     try {
