@@ -62,6 +62,12 @@ export function forwarderSection({ options, summary: s, runs }, { machine, comma
       `${s.allDeliveredEveryRound && s.sustainedTracesPerSecond >= 5000 && s.answerP99Ms < 50 ? '**met**' : '**missed**'} ` +
       `(${f0(s.sustainedTracesPerSecond)} traces/s, all delivered: ${s.allDeliveredEveryRound ? 'yes' : 'no'}, p99 ${f1(s.answerP99Ms)} ms).`,
     '',
+    `How to read it: the forwarder used ${f0(s.cpuUsPerTrace)} µs of CPU per trace and the app ${f0(s.appCpuUsPerTrace)} µs; ` +
+      `one fully free core would give the forwarder about ${f0(1e6 / s.cpuUsPerTrace)} traces/s by that figure (an ` +
+      'estimate from CPU time, not a measured rate). When the delivered rate is below the offered one, the three ' +
+      "processes did not get the CPU they needed: the backlog waits in the app's span queue and shows as answer " +
+      'time, while nothing is lost (every trace delivered, no 503, no failed export).',
+    '',
     FORWARDER_END,
   ];
   return lines.join('\n');
