@@ -74,6 +74,18 @@ describe('OTLP/HTTP ingest in front of the local service', () => {
     expect(trace.response).toBe('split answer.');
   });
 
+  it('completes a trace whose root never arrives after traceIdleMs without a new span', async () => {
+    const forwarder = await stack.forwarder({ rootGraceMs: 0, traceIdleMs: 300 });
+    const { traceId, spans } = llmTraceSpans('idle question?', 'idle answer.');
+    // The chat and agent spans, in two requests; the root span is never sent.
+    expect((await postOtlp(forwarder.url, protoBody(spans.slice(0, 1)))).status).toBe(200);
+    expect((await postOtlp(forwarder.url, protoBody(spans.slice(1, 2)))).status).toBe(200);
+    await waitFor(() => forwarder.stats().pipeline.exportedTraces === 1, 'the idle trace delivered');
+    const trace = await stored(traceId);
+    expect(trace.spanCount).toBe(2);
+    expect(trace.prompt).toBe('idle question?');
+  });
+
   it('joins content log records that arrive after the root span, within rootGraceMs', async () => {
     const forwarder = await stack.forwarder({ rootGraceMs: 60_000 });
     const traceId = randomUUID().replace(/-/g, '');
