@@ -13,12 +13,8 @@ import { startSink } from '../lib/sink.mjs';
 const SERVER = fileURLToPath(new URL('../children/forwarder-server.mjs', import.meta.url));
 const LOAD = fileURLToPath(new URL('../children/forwarder-load.mjs', import.meta.url));
 
-/** The forwarder's settings in the bench: queues sized for the rate, everything else its defaults. */
-export const FORWARDER_SETTINGS = {
-  maxQueueTraces: 50_000,
-  maxOpenTraces: 20_000,
-  maxQueueBytes: 256 * 1024 * 1024,
-};
+/** The forwarder's settings in the bench: its defaults. */
+export const FORWARDER_SETTINGS = {};
 
 async function waitUntil(condition, timeoutMs) {
   const deadline = Date.now() + timeoutMs;

@@ -34,7 +34,7 @@ Options:
   --trace-idle-ms <n>          a trace without a new span for this long is complete (default 5000)
   --root-grace-ms <n>          a root span waits this long for late log records (default 1000)
   --max-body-bytes <n>         largest request body, on the wire and inflated (default 8388608)
-  --max-queue-traces <n>       traces held for delivery before senders get 503 (default 2048)
+  --max-queue-traces <n>       traces held for delivery before senders get 503 (default 20000)
   --persist-dir <dir>          keep undelivered traces on disk across restarts
   --sample-rate <0..1>         share of traces sent (default 1)
   --mask-pii                   mask e-mail addresses, phone and card numbers before sending

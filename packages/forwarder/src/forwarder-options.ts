@@ -5,7 +5,9 @@ import type { AqmOtelOptions } from '@aqm/otel/pipeline';
  * `traceIdleMs`, `maxQueueTraces`, `mask`, `sampleRate`, `persistDir`, ...), plus where to listen,
  * who may send, and which application a trace belongs to. The connection comes from
  * `AQM_API_KEY`, `AQM_BASE_URL` and `AQM_APPLICATION_ID` / `AQM_APPLICATION_NAME` when not given;
- * tokens from `AQM_FORWARDER_TOKENS` (comma-separated).
+ * tokens from `AQM_FORWARDER_TOKENS` (comma-separated). As a process of its own, the forwarder
+ * defaults to larger bounds than an app: `maxOpenTraces` 10,000, `maxQueueTraces` 20,000 and
+ * `maxQueueBytes` 128 MiB.
  */
 export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'applicationId'> {
   /** The application (UUID) of traces that name none. Default: `AQM_APPLICATION_ID`. */

@@ -27,6 +27,13 @@ export interface ResolvedForwarderOptions {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MIB = 1024 * 1024;
+/** The pipeline bounds of a forwarder when not given. */
+export const FORWARDER_PIPELINE_DEFAULTS = {
+  maxOpenTraces: 10_000,
+  maxQueueTraces: 20_000,
+  maxQueueBytes: 128 * MIB,
+} as const;
+
 /** Longest application name taken from options or a resource. */
 export const MAX_APPLICATION_NAME = 200;
 
@@ -200,7 +207,9 @@ export function resolveForwarderOptions(
         'AQM_APPLICATION_NAME, or enable `applicationFromResource`',
     );
   }
-  const pipelineOptions: Record<string, unknown> = { ...options };
+  // A forwarder is a process of its own serving many apps: larger bounds than the in-app defaults
+  // (1000 open, 2048 queued, 32 MiB), still bounded. Given options win.
+  const pipelineOptions: Record<string, unknown> = { ...FORWARDER_PIPELINE_DEFAULTS, ...options };
   for (const key of FORWARDER_ONLY_OPTIONS) delete pipelineOptions[key];
   return {
     apiKey: resolveApiKey(options, env),

@@ -71,7 +71,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     await client.close();
     throw error;
   }
-  const roots = new RootGrace(resolved.rootGraceMs, limits.maxOpenTraces);
+  // Half the open-trace bound: a root is released before its trace could be evicted as the oldest.
+  const roots = new RootGrace(resolved.rootGraceMs, Math.max(1, Math.floor(limits.maxOpenTraces / 2)));
   const feed = new PipelineFeed(roots);
   const ingest = new OtlpIngest(router, feed);
   const responses: Record<string, number> = {};

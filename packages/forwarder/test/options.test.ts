@@ -26,7 +26,13 @@ describe('resolveForwarderOptions', () => {
     });
     // The pipeline gets only its own knobs.
     const withKnobs = resolveForwarderOptions({ traceIdleMs: 100, port: 0 }, ENV);
-    expect(withKnobs.pipelineOptions).toEqual({ traceIdleMs: 100 });
+    expect(withKnobs.pipelineOptions).toEqual({
+      traceIdleMs: 100,
+      maxOpenTraces: 10_000,
+      maxQueueTraces: 20_000,
+      maxQueueBytes: 128 * 1024 * 1024,
+    });
+    expect(resolveForwarderOptions({ maxQueueTraces: 5 }, ENV).pipelineOptions.maxQueueTraces).toBe(5);
     expect(resolveForwarderOptions({ applicationName: 'shop' }, ENV).defaultApplication).toEqual({
       name: 'shop',
     });
