@@ -66,7 +66,10 @@ export function forwarderSection({ options, summary: s, runs }, { machine, comma
       `one fully free core would give the forwarder about ${f0(1e6 / s.cpuUsPerTrace)} traces/s by that figure (an ` +
       'estimate from CPU time, not a measured rate). When the delivered rate is below the offered one, the three ' +
       "processes did not get the CPU they needed: the backlog waits in the app's span queue and shows as answer " +
-      'time, while nothing is lost (every trace delivered, no 503, no failed export).',
+      (s.refusedQueueFull > 0
+        ? `time; the forwarder's queue filled ${s.refusedQueueFull} times (503 + Retry-After) and the exporter resent, so ` +
+          `nothing was lost (every trace delivered, ${s.failedExports} failed exports).`
+        : `time, while nothing is lost (every trace delivered, no 503, ${s.failedExports} failed exports).`),
     '',
     FORWARDER_END,
   ];
