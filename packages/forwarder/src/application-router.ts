@@ -1,7 +1,7 @@
 import type { AqmClient } from '@aqm/client';
 import { type AqmOtelOptions, resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
-import { findOrCreateApplication } from './find-application.js';
+import { resolveApplicationByName } from './find-application.js';
 import { type ApplicationRef, MAX_APPLICATION_NAME } from './resolve-options.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,6 +30,8 @@ export class ApplicationRouter {
   /** Insertion-ordered: the oldest route is forgotten first. */
   readonly #traceRoutes = new Map<string, TracePipeline>();
   readonly #default: TracePipeline | undefined;
+  /** Stops the lookups still retrying when the forwarder closes. */
+  readonly #closed = new AbortController();
   #overflowReported = false;
 
   /** Throws when a pipeline option is invalid (checked by `@aqm/otel`, naming it). */
@@ -64,6 +66,11 @@ export class ApplicationRouter {
     return pipeline;
   }
 
+  /** Gives up the application lookups still retrying (after the pipelines have shut down). */
+  close(): void {
+    this.#closed.abort();
+  }
+
   #pipelineOf(ref: ApplicationRef): TracePipeline | undefined {
     const key = 'id' in ref ? `id:${ref.id.toLowerCase()}` : `name:${ref.name}`;
     const existing = this.#pipelines.get(key);
@@ -82,7 +89,7 @@ export class ApplicationRouter {
     let applicationId: string | Promise<string>;
     if ('id' in ref) applicationId = ref.id;
     else {
-      const lookup = findOrCreateApplication(client, ref.name);
+      const lookup = resolveApplicationByName(client, ref.name, logger, this.#closed.signal);
       lookup.then(
         (id) => logger.info(`Application "${ref.name}" is ${id}`),
         () => {}, // reported by the pipeline, once

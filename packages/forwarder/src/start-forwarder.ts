@@ -126,6 +126,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     feed.drain();
     roots.close();
     await Promise.all(router.pipelines.map((pipeline) => pipeline.shutdown()));
+    router.close();
     try {
       await client.close();
     } catch (error) {
