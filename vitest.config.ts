@@ -13,7 +13,11 @@ export default defineConfig({
       {
         extends: true,
         resolve: {
-          alias: [{ find: /^@aqm\/([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` }],
+          alias: [
+            { find: /^@aqm\/([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` },
+            // Subpath entries (`@aqm/otel/pipeline`) resolve to their source file too.
+            { find: /^@aqm\/([a-z-]+)\/([a-z-]+)$/, replacement: `${root}packages/$1/src/$2.ts` },
+          ],
         },
         test: { name: 'unit', include: ['packages/*/test/**/*.test.ts'] },
       },

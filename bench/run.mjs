@@ -5,6 +5,7 @@
 //   node bench/run.mjs --scenario throughput --rounds 3  # just the throughput figures, printed
 //   node bench/run.mjs --scenario steady --rate 1000      # the same variants at a steady rate
 //   node bench/run.mjs --scenario outage --outage-seconds 10 --outage-traces 20000
+//   node bench/run.mjs --scenario forwarder               # OTLP proto app -> aqm-forwarder -> sink
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ import { readFlags } from './lib/args.mjs';
 import { judgeGoals } from './lib/goals.mjs';
 import { machine } from './lib/measure.mjs';
 import { renderResults } from './lib/report.mjs';
+import { existingForwarderSection, forwarderSection, withForwarderSection } from './lib/report-forwarder.mjs';
+import { FORWARDER_SETTINGS, forwarderScenario } from './scenarios/forwarder.mjs';
 import { outageScenario } from './scenarios/outage.mjs';
 import { profileScenario } from './scenarios/profile.mjs';
 import { steadyScenario } from './scenarios/steady.mjs';
@@ -19,7 +22,7 @@ import { throughputScenario } from './scenarios/throughput.mjs';
 
 const DEFAULT_RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAME>, e.g. BENCH_TRACES)
-  --scenario all|throughput|steady|outage  what to run (all: throughput, steady, outage)
+  --scenario all|throughput|steady|outage|forwarder  what to run (all: throughput, steady, outage)
   --traces N             traces per throughput run (20000)
   --rate N               traces per second in the steady scenario (1000)
   --steady-traces N      traces per steady run (10000: about 10 s at 1000/s)
@@ -33,6 +36,8 @@ const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAM
   --outage-variants LIST (ours,otlp)
   --aqm JSON             extra AqmSpanProcessor options for ours, e.g. '{"maxBatchTraces":100}'
   --profile auto|on|off  profile one extra run per variant; auto: when a CPU or event-loop goal is missed (auto)
+  --forwarder-rate N     traces per second the app sends to the forwarder (5000)
+  --forwarder-traces N   traces per forwarder round (50000)
   --results PATH|none    where to write the results (bench/RESULTS.md with --scenario all, else none)`;
 
 const flags = readFlags(
@@ -51,12 +56,14 @@ const flags = readFlags(
     'outage-variants': 'ours,otlp',
     aqm: '',
     profile: 'auto',
+    'forwarder-rate': 5000,
+    'forwarder-traces': 50_000,
     results: '',
   },
   USAGE,
 );
-if (!['all', 'throughput', 'steady', 'outage'].includes(flags.scenario)) {
-  console.error(`--scenario must be all, throughput, steady or outage\n${USAGE}`);
+if (!['all', 'throughput', 'steady', 'outage', 'forwarder'].includes(flags.scenario)) {
+  console.error(`--scenario must be all, throughput, steady, outage or forwarder\n${USAGE}`);
   process.exit(2);
 }
 const list = (text) =>
@@ -87,12 +94,32 @@ const options = {
   outageTraces: Math.round(flags['outage-traces']),
   maxQueueMib: flags['max-queue-mib'],
   outageVariants: list(flags['outage-variants']),
+  forwarderRate: flags['forwarder-rate'],
+  forwarderTraces: Math.round(flags['forwarder-traces']),
 };
 
 const started = performance.now();
 const info = machine();
 const command = `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim();
 console.log(`${info.cores} cores (${info.model}), Node ${info.node}; ${command}`);
+
+// The forwarder scenario stands apart: its own figures, its own section of RESULTS.md.
+if (flags.scenario === 'forwarder') {
+  console.log(`\n== forwarder: ${options.forwarderRate} traces/s ==`);
+  const result = await forwarderScenario(options);
+  for (const [key, value] of Object.entries(result.summary)) console.log(`${key}: ${value}`);
+  const section = forwarderSection(
+    result,
+    { machine: info, command, date: new Date().toISOString() },
+    FORWARDER_SETTINGS,
+  );
+  const path = flags.results || DEFAULT_RESULTS;
+  if (path !== 'none') {
+    writeFileSync(path, withForwarderSection(existsSync(path) ? readFileSync(path, 'utf8') : '', section));
+    console.log(`\nwrote the forwarder section of ${path}`);
+  }
+  process.exit(0);
+}
 
 const run = { machine: info, command, date: new Date().toISOString() };
 const wants = (scenario) => flags.scenario === 'all' || flags.scenario === scenario;
@@ -139,7 +166,10 @@ if (run.profiles) {
 
 const resultsPath = flags.results || (flags.scenario === 'all' ? DEFAULT_RESULTS : 'none');
 if (resultsPath !== 'none') {
-  writeFileSync(resultsPath, withHistory(renderResults(run), resultsPath, run));
+  const previous = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '';
+  const forwarder = existingForwarderSection(previous);
+  const text = withHistory(renderResults(run), resultsPath, run);
+  writeFileSync(resultsPath, forwarder === undefined ? text : withForwarderSection(text, forwarder));
   console.log(`\nwrote ${resultsPath}`);
 }
 

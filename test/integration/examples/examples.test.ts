@@ -14,6 +14,7 @@ const EXAMPLES = [
   { name: 'zero-code', traces: 3 },
   { name: 'existing-otel-setup', traces: 2 },
   { name: 'nodesdk-openai', traces: 2 },
+  { name: 'otlp-forwarder', traces: 2 },
 ] as const;
 
 const RUN_TIMEOUT_MS = 60_000;

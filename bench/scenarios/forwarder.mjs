@@ -1,0 +1,155 @@
+// Forwarder scenario: the official OTLP proto exporter in one process sends the bench's LLM traces at
+// `--forwarder-rate` traces/s to one @aqm/forwarder process, in front of the loopback AQM sink. Per
+// round: the load child warms up (its traces go through the forwarder too), then sends
+// `--forwarder-traces` traces; the window runs from the first of them until the sink has received
+// every one (so the forwarder's rootGraceMs and batching are inside it). Then the forwarder closes.
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { runChild } from '../lib/children.mjs';
+import { median, sleep } from '../lib/measure.mjs';
+import { startSink } from '../lib/sink.mjs';
+
+const SERVER = fileURLToPath(new URL('../children/forwarder-server.mjs', import.meta.url));
+const LOAD = fileURLToPath(new URL('../children/forwarder-load.mjs', import.meta.url));
+
+/** The forwarder's settings in the bench: its defaults. */
+export const FORWARDER_SETTINGS = {};
+
+async function waitUntil(condition, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await sleep(5);
+  }
+  return true;
+}
+
+async function oneRound({ rate, traces, warmup }) {
+  const apiKey = `bench-${randomUUID()}`;
+  const sink = await startSink({ kind: 'aqm', apiKey });
+  const deadlineMs = 120_000 + ((warmup + traces) / rate) * 1000 * 3;
+  let loadChild;
+  let serverChild;
+  const window = {};
+  let windowStarted = 0;
+  let deliveredAllMs = Number.NaN;
+  try {
+    let resolveReady;
+    const ready = new Promise((resolve) => {
+      resolveReady = resolve;
+    });
+    let resolveWindow;
+    const windowDone = new Promise((resolve) => {
+      resolveWindow = resolve;
+    });
+    const server = runChild(SERVER, {
+      execArgv: process.env.BENCH_FORWARDER_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_FORWARDER_PROF}`]
+        : [],
+      config: {
+        sinkUrl: sink.url,
+        apiKey,
+        applicationId: randomUUID(),
+        forwarder: FORWARDER_SETTINGS,
+        deadlineMs,
+      },
+      deadlineMs,
+      onMessage: (message, child) => {
+        serverChild = child;
+        if (message.type === 'ready') resolveReady(message.url);
+        if (message.type === 'window') resolveWindow(message);
+      },
+    });
+    const url = await ready;
+    const load = runChild(LOAD, {
+      config: { url, rate, traces, warmup, deadlineMs },
+      deadlineMs,
+      onMessage: (message, child) => {
+        loadChild = child;
+        if (message.type === 'warm') {
+          // The warm-up's traces must all have arrived before the window's count starts.
+          void waitUntil(() => sink.snapshot().distinctTraces >= warmup, 30_000).then(() => {
+            sink.reset();
+            serverChild.send({ type: 'window-start' });
+            windowStarted = performance.now();
+            child.send({ type: 'go' });
+          });
+        }
+      },
+    });
+    const loadResult = (await load).result;
+    const allArrived = await waitUntil(() => sink.snapshot().distinctTraces >= traces, 60_000);
+    deliveredAllMs = performance.now() - windowStarted;
+    serverChild.send({ type: 'window-end' });
+    Object.assign(window, await windowDone);
+    serverChild.send({ type: 'close' });
+    const closed = (await server).result;
+    const arrived = sink.snapshot();
+    return {
+      rate,
+      traces,
+      allArrived,
+      delivered: arrived.distinctTraces,
+      duplicates: arrived.duplicates,
+      spansDelivered: arrived.spans,
+      load: loadResult,
+      deliveredAllMs,
+      forwarderCpuUs: window.cpuUs,
+      forwarderPeakRss: window.peakRss,
+      forwarderLoopP99Ms: window.loopP99Ms,
+      refusedQueueFull: closed.stats.refusedQueueFull,
+      dropped: closed.stats.pipeline.droppedTraces.total,
+      receivedSpans: closed.stats.receivedSpans,
+    };
+  } finally {
+    loadChild?.connected && loadChild.kill();
+    await sink.close();
+  }
+}
+
+/**
+ * @param {{ forwarderRate: number, forwarderTraces: number, rounds: number, warmup: number }} options
+ */
+export async function forwarderScenario(options, log = console.log) {
+  const runs = [];
+  const loadBefore = loadavg()[0];
+  for (let round = 1; round <= options.rounds; round += 1) {
+    const run = await oneRound({
+      rate: options.forwarderRate,
+      traces: options.forwarderTraces,
+      warmup: options.warmup,
+    });
+    runs.push(run);
+    const seconds = run.deliveredAllMs / 1000;
+    log(
+      `round ${round}: ${run.delivered}/${run.traces} delivered in ${seconds.toFixed(2)} s ` +
+        `(${(run.delivered / seconds).toFixed(0)} traces/s), answer p99 ${run.load.answerP99Ms.toFixed(1)} ms, ` +
+        `CPU ${(run.forwarderCpuUs / run.traces).toFixed(0)} µs/trace, RSS ${(run.forwarderPeakRss / 2 ** 20).toFixed(0)} MiB, ` +
+        `503s ${run.refusedQueueFull}, failed exports ${run.load.failedExports}`,
+    );
+  }
+  const pick = (f) => median(runs.map(f));
+  return {
+    options,
+    runs,
+    summary: {
+      offeredRate: options.forwarderRate,
+      allDeliveredEveryRound: runs.every((r) => r.allArrived && r.delivered === r.traces && r.dropped === 0),
+      sustainedTracesPerSecond: pick((r) => r.delivered / (r.deliveredAllMs / 1000)),
+      producedTracesPerSecond: pick((r) => r.traces / (r.load.producedMs / 1000)),
+      spansPerSecond: pick((r) => r.spansDelivered / (r.deliveredAllMs / 1000)),
+      cpuUsPerTrace: pick((r) => r.forwarderCpuUs / r.traces),
+      answerP50Ms: pick((r) => r.load.answerP50Ms),
+      answerP99Ms: pick((r) => r.load.answerP99Ms),
+      answerMaxMs: Math.max(...runs.map((r) => r.load.answerMaxMs)),
+      peakRss: pick((r) => r.forwarderPeakRss),
+      loopP99Ms: pick((r) => r.forwarderLoopP99Ms),
+      refusedQueueFull: runs.reduce((n, r) => n + r.refusedQueueFull, 0),
+      failedExports: runs.reduce((n, r) => n + r.load.failedExports, 0),
+      tailMs: pick((r) => r.deliveredAllMs - r.load.producedMs),
+      appCpuUsPerTrace: pick((r) => r.load.appCpuUs / r.traces),
+      loadAverage: [loadBefore, loadavg()[0]],
+    },
+  };
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { maskPII } from '@aqm/otel';
+import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
+import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
+import { type RunningForwarder, startForwarder } from './start-forwarder.js';
+
+/**
+ * `aqm-forwarder`: starts the forwarder, prints one line with its address, and on SIGTERM/SIGINT
+ * stops accepting, delivers what it holds (within the shutdown timeout) and exits.
+ */
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const command = parseCliArgs(argv.filter((arg) => arg !== '--mask-pii'));
+  if (command.kind === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  // Warnings and errors of the pipeline (a refused key, an unknown application, drops) reach
+  // stderr without any logging set up.
+  diag.setLogger(new DiagConsoleLogger(), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  const options = argv.includes('--mask-pii') ? { ...command.options, mask: maskPII } : command.options;
+  const starting = startForwarder(options);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`aqm-forwarder: received ${signal}, delivering what is held, then exiting.\n`);
+    starting
+      .then((forwarder) => forwarder.close().then(() => forwarder))
+      .then(
+        (forwarder) => {
+          const { exportedTraces, droppedTraces } = forwarder.stats().pipeline;
+          process.stdout.write(
+            `aqm-forwarder: stopped (${exportedTraces} traces delivered, ${droppedTraces.total} dropped).\n`,
+          );
+          process.exit(0);
+        },
+        () => process.exit(1),
+      );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const forwarder: RunningForwarder = await starting;
+  process.stdout.write(
+    `aqm-forwarder listening on ${forwarder.url} (OTLP/HTTP: ${forwarder.url}/v1/traces, ${forwarder.url}/v1/logs)\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  const usage = error instanceof CliUsageError ? '\nRun aqm-forwarder --help for the options.' : '';
+  process.stderr.write(`aqm-forwarder: ${(error as Error).message}${usage}\n`);
+  process.exit(error instanceof CliUsageError ? 2 : 1);
+});

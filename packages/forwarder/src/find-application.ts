@@ -1,0 +1,103 @@
+import type { AqmClient } from '@aqm/client';
+import type { DiagLogger } from '@opentelemetry/api';
+
+/** The key was refused, or the key cannot create applications: waiting will not fix it. */
+function isFinal(error: unknown): boolean {
+  const status = (error as { cause?: { status?: unknown } } | null)?.cause?.status;
+  return status === 401 || status === 403;
+}
+
+/** Says what to fix for a failed request, without the key. */
+function explain(error: unknown, what: string): string {
+  const status = (error as { status?: unknown } | null)?.status;
+  const message = error instanceof Error ? error.message : String(error);
+  if (status === 401) return `The service rejected the API key (401) while ${what}: check AQM_API_KEY`;
+  if (typeof status !== 'number') return `Could not reach the service while ${what}: ${message}`;
+  return `The service answered ${status} while ${what}: ${message}`;
+}
+
+async function findByName(client: AqmClient, name: string): Promise<string | undefined> {
+  // `search` is a case-insensitive partial match: keep only the exact name.
+  for await (const application of client.applications.iterate({ search: name, limit: 100 })) {
+    if (application.name === name) return application.id;
+  }
+  return undefined;
+}
+
+/**
+ * The id of the application named exactly `name`, created when there is none. Rejects with a
+ * message saying what to fix when the service refuses the key or cannot be reached.
+ *
+ * @example
+ * const id = await findOrCreateApplication(client, 'checkout-service');
+ */
+export async function findOrCreateApplication(client: AqmClient, name: string): Promise<string> {
+  try {
+    const found = await findByName(client, name);
+    if (found !== undefined) return found;
+  } catch (error) {
+    throw new Error(explain(error, `looking up application "${name}"`), { cause: error });
+  }
+  try {
+    return (await client.applications.create({ name, description: 'Created by @aqm/forwarder' })).id;
+  } catch (error) {
+    // 409: another forwarder created it first; it is there now.
+    if ((error as { status?: unknown } | null)?.status === 409) {
+      const found = await findByName(client, name).catch(() => undefined);
+      if (found !== undefined) return found;
+    }
+    throw new Error(explain(error, `creating application "${name}"`), { cause: error });
+  }
+}
+
+/** First wait before a lookup is tried again, doubled up to {@link MAX_RETRY_DELAY_MS}. */
+export const FIRST_RETRY_DELAY_MS = 500;
+export const MAX_RETRY_DELAY_MS = 30_000;
+
+/**
+ * {@link findOrCreateApplication}, tried again with backoff while the service cannot be reached or
+ * answers 429/5xx (the traces of the application wait in its bounded queue meanwhile), and given up
+ * when the key is refused (401/403) or `signal` aborts (the forwarder closes). The first failure
+ * is reported through `logger`; a later success too.
+ *
+ * @example
+ * const id = await resolveApplicationByName(client, 'checkout', diag, controller.signal);
+ */
+export async function resolveApplicationByName(
+  client: AqmClient,
+  name: string,
+  logger: DiagLogger,
+  signal: AbortSignal,
+): Promise<string> {
+  let delayMs = FIRST_RETRY_DELAY_MS;
+  let reported = false;
+  for (;;) {
+    try {
+      const id = await findOrCreateApplication(client, name);
+      if (reported)
+        logger.warn(`Application "${name}" resolved to ${id} after retrying; its traces are sent now`);
+      return id;
+    } catch (error) {
+      if (isFinal(error) || signal.aborted) throw error;
+      if (!reported) {
+        reported = true;
+        logger.warn(`${(error as Error).message}; retrying, the traces wait in the queue meanwhile`);
+      }
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delayMs);
+      timer.unref();
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+    if (signal.aborted)
+      throw new Error(`The forwarder closed before application "${name}" could be resolved`);
+    delayMs = Math.min(MAX_RETRY_DELAY_MS, delayMs * 2);
+  }
+}

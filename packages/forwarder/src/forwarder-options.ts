@@ -1,0 +1,68 @@
+import type { AqmOtelOptions } from '@aqm/otel/pipeline';
+
+/**
+ * Options of {@link startForwarder}: those of `@aqm/otel` (the same pipeline delivers the traces:
+ * `traceIdleMs`, `maxQueueTraces`, `mask`, `sampleRate`, `persistDir`, ...), plus where to listen,
+ * who may send, and which application a trace belongs to. The connection comes from
+ * `AQM_API_KEY`, `AQM_BASE_URL` and `AQM_APPLICATION_ID` / `AQM_APPLICATION_NAME` when not given;
+ * tokens from `AQM_FORWARDER_TOKENS` (comma-separated). As a process of its own, the forwarder
+ * defaults to larger bounds than an app: `maxOpenTraces` 10,000, `maxQueueTraces` 20,000 and
+ * `maxQueueBytes` 128 MiB.
+ */
+export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'applicationId'> {
+  /** The application (UUID) of traces that name none. Default: `AQM_APPLICATION_ID`. */
+  applicationId?: string;
+  /**
+   * The application of traces that name none, by name: found, or created when missing, at start.
+   * Default: `AQM_APPLICATION_NAME`. Give this or `applicationId`, not both.
+   */
+  applicationName?: string;
+  /**
+   * Pick each trace's application from the resource of its first span (or log record): an
+   * `aqm.application.id` attribute (a UUID), else `aqm.application.name`, else `service.name`,
+   * found or created by name and cached; resources that name none use the default application.
+   * Default `false`: every trace goes to the default application.
+   */
+  applicationFromResource?: boolean;
+  /** Applications (each with its own queue) kept at once with `applicationFromResource`; more go to the default. Default 100. */
+  maxApplications?: number;
+  /** TCP port. Default 4318 (the OTLP/HTTP port); 0 picks a free one. */
+  port?: number;
+  /** Address to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /**
+   * Tokens a sender must present as `Authorization: Bearer <token>` or `x-api-key`. Default:
+   * `AQM_FORWARDER_TOKENS`, comma-separated. Without tokens only a loopback address is allowed,
+   * unless `allowUnauthenticated`.
+   */
+  ingestTokens?: readonly string[];
+  /** Listen on a non-loopback address without ingest tokens. Default `false`. */
+  allowUnauthenticated?: boolean;
+  /** Largest request body, on the wire and once inflated, in bytes. Default 8 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * How long a root span waits before it completes its trace, in ms, so that log records and
+   * spans sent after it (other batches, other services) still join. 0 completes at once. Default 1000.
+   */
+  rootGraceMs?: number;
+  /** `Retry-After` (seconds) sent with 503 when the queue is full. Default 5. */
+  retryAfterSeconds?: number;
+}
+
+/** Options that belong to the forwarder itself; the rest go to the `@aqm/otel` pipeline. */
+export const FORWARDER_ONLY_OPTIONS = [
+  'applicationId',
+  'applicationName',
+  'applicationFromResource',
+  'maxApplications',
+  'port',
+  'host',
+  'ingestTokens',
+  'allowUnauthenticated',
+  'maxBodyBytes',
+  'retryAfterSeconds',
+  'rootGraceMs',
+  'apiKey',
+  'baseUrl',
+  'allowInsecureHttp',
+] as const;

@@ -1,0 +1,131 @@
+import type { AqmStats } from '@aqm/otel/pipeline';
+import type { IngestCounters } from './ingest.js';
+
+/** `stats()` of a running forwarder. */
+export interface ForwarderStats extends IngestCounters {
+  /** Answers given, by route and status, e.g. `{ 'POST /v1/traces 200': 12 }`. */
+  responses: Record<string, number>;
+  /** Requests answered 503 because the queue was full. */
+  refusedQueueFull: number;
+  /** Root spans waiting out `rootGraceMs` before they complete their trace. */
+  heldRoots: number;
+  /** Applications with a pipeline (1 unless `applicationFromResource`). */
+  applications: number;
+  /** The pipelines' counters, summed over applications. */
+  pipeline: AqmStats;
+}
+
+/** Sums the counters of several pipelines. */
+export function sumPipelineStats(all: readonly AqmStats[]): AqmStats {
+  const total: AqmStats = {
+    exportedTraces: 0,
+    droppedTraces: { total: 0, byReason: {} },
+    retries: 0,
+    queuedTraces: 0,
+    queuedBytes: 0,
+    inFlight: 0,
+    openTraces: 0,
+    skippedTraces: 0,
+    sampledOutTraces: 0,
+    filteredTraces: 0,
+  };
+  for (const stats of all) {
+    for (const [key, value] of Object.entries(stats)) {
+      if (typeof value === 'number') {
+        const totals = total as unknown as Record<string, number>;
+        totals[key] = (totals[key] ?? 0) + value;
+      }
+    }
+    total.droppedTraces.total += stats.droppedTraces.total;
+    for (const [reason, count] of Object.entries(stats.droppedTraces.byReason)) {
+      total.droppedTraces.byReason[reason] = (total.droppedTraces.byReason[reason] ?? 0) + count;
+    }
+  }
+  return total;
+}
+
+function line(name: string, help: string, type: 'counter' | 'gauge', samples: [string, number][]): string {
+  const body = samples.map(([labels, value]) => `${name}${labels} ${value}`).join('\n');
+  return `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${body}\n`;
+}
+
+function labelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+/**
+ * The stats in the Prometheus text exposition format (version 0.0.4). Only counts: no key,
+ * token, application name or trace content.
+ *
+ * @example
+ * reply.type('text/plain; version=0.0.4').send(prometheusText(forwarder.stats()));
+ */
+export function prometheusText(stats: ForwarderStats): string {
+  const p = stats.pipeline;
+  const responses = Object.entries(stats.responses).map(([key, count]): [string, number] => {
+    const [method = '', path = '', code = ''] = key.split(' ');
+    return [`{method="${labelValue(method)}",path="${labelValue(path)}",code="${labelValue(code)}"}`, count];
+  });
+  const dropped = Object.entries(p.droppedTraces.byReason).map(([reason, count]): [string, number] => [
+    `{reason="${labelValue(reason)}"}`,
+    count,
+  ]);
+  return [
+    line(
+      'aqm_forwarder_http_responses_total',
+      'Answers given, by route and status code.',
+      'counter',
+      responses,
+    ),
+    line('aqm_forwarder_spans_received_total', 'Spans received.', 'counter', [['', stats.receivedSpans]]),
+    line('aqm_forwarder_spans_rejected_total', 'Spans refused (counted in partial_success).', 'counter', [
+      ['', stats.rejectedSpans],
+    ]),
+    line('aqm_forwarder_log_records_received_total', 'Log records received.', 'counter', [
+      ['', stats.receivedLogRecords],
+    ]),
+    line('aqm_forwarder_log_records_joined_total', 'gen_ai.* log records joined to their trace.', 'counter', [
+      ['', stats.joinedLogRecords],
+    ]),
+    line('aqm_forwarder_log_records_rejected_total', 'Log records refused.', 'counter', [
+      ['', stats.rejectedLogRecords],
+    ]),
+    line(
+      'aqm_forwarder_requests_refused_queue_full_total',
+      'Requests answered 503 because the queue was full.',
+      'counter',
+      [['', stats.refusedQueueFull]],
+    ),
+    line('aqm_forwarder_traces_exported_total', 'Traces the service accepted.', 'counter', [
+      ['', p.exportedTraces],
+    ]),
+    line(
+      'aqm_forwarder_traces_dropped_total',
+      'Traces given up, by reason.',
+      'counter',
+      dropped.length > 0 ? dropped : [['{reason="none"}', 0]],
+    ),
+    line(
+      'aqm_forwarder_traces_skipped_total',
+      'Completed traces without an LLM span (not sent).',
+      'counter',
+      [['', p.skippedTraces]],
+    ),
+    line('aqm_forwarder_traces_sampled_out_total', 'Traces left out by sampleRate.', 'counter', [
+      ['', p.sampledOutTraces],
+    ]),
+    line('aqm_forwarder_traces_filtered_total', 'Records shouldExport said no to.', 'counter', [
+      ['', p.filteredTraces],
+    ]),
+    line('aqm_forwarder_retries_total', 'Requests to the service sent again.', 'counter', [['', p.retries]]),
+    line('aqm_forwarder_traces_queued', 'Traces held for delivery (queued and in flight).', 'gauge', [
+      ['', p.queuedTraces],
+    ]),
+    line('aqm_forwarder_queued_bytes', 'JSON bytes of the traces held.', 'gauge', [['', p.queuedBytes]]),
+    line('aqm_forwarder_traces_open', 'Traces being assembled.', 'gauge', [['', p.openTraces]]),
+    line('aqm_forwarder_root_spans_held', 'Root spans waiting out rootGraceMs.', 'gauge', [
+      ['', stats.heldRoots],
+    ]),
+    line('aqm_forwarder_applications', 'Applications with a pipeline.', 'gauge', [['', stats.applications]]),
+  ].join('');
+}

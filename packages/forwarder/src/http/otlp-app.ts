@@ -1,0 +1,162 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IngestResult } from '../ingest.js';
+import {
+  type DecodedRequest,
+  decodeRequest,
+  encodeExportResponse,
+  encodeStatus,
+  type OtlpFormat,
+  type OtlpSignal,
+} from '../otlp/otlp-codec.js';
+import { ForwarderHttpError, rpcCodeOf } from './http-error.js';
+import type { IngestTokens } from './ingest-auth.js';
+import { readBody } from './read-body.js';
+
+/** What the HTTP layer needs from the forwarder. */
+export interface OtlpAppHandlers {
+  tokens: IngestTokens;
+  maxBodyBytes: number;
+  retryAfterSeconds: number;
+  /** Takes decoded items; throws nothing. */
+  ingest(signal: OtlpSignal, items: DecodedRequest): IngestResult;
+  /** Whether the queue is too full to take more (answered 503 with Retry-After). */
+  queueFull(): boolean;
+  /** Whether the forwarder takes traffic (false while closing). */
+  ready(): boolean;
+  /** Counts an answer, by route and status. */
+  countResponse(key: string): void;
+  /** Counts a 503 for a full queue. */
+  countQueueFull(): void;
+  metrics(): string;
+}
+
+const PROTOBUF = 'application/x-protobuf';
+const JSON_TYPE = 'application/json';
+const INGEST_PATHS = new Set(['/v1/traces', '/v1/logs']);
+
+function formatOf(request: FastifyRequest): OtlpFormat {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && type.toLowerCase().startsWith(JSON_TYPE) ? 'json' : 'protobuf';
+}
+
+function sendStatus(
+  reply: FastifyReply,
+  format: OtlpFormat,
+  statusCode: number,
+  message: string,
+): FastifyReply {
+  return reply
+    .code(statusCode)
+    .type(format === 'json' ? JSON_TYPE : PROTOBUF)
+    .send(encodeStatus(format, rpcCodeOf(statusCode), message));
+}
+
+/**
+ * The forwarder's HTTP surface, as a fastify instance (not listening): OTLP/HTTP 1.x ingest at
+ * `POST /v1/traces` and `POST /v1/logs` (protobuf or JSON, gzip or not), `GET /healthz`,
+ * `GET /readyz` and `GET /metrics`. One error handler gives every refusal a `google.rpc.Status`
+ * body in the request's encoding.
+ *
+ * @example
+ * const app = buildOtlpApp(handlers);
+ * await app.listen({ port: 4318, host: '127.0.0.1' });
+ */
+export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: handlers.maxBodyBytes, return503OnClosing: true });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser([PROTOBUF, JSON_TYPE], (request, payload, done) => {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > handlers.maxBodyBytes) {
+      payload.resume();
+      done(
+        new ForwarderHttpError(
+          413,
+          `The request body of ${declared} bytes exceeds the limit of ${handlers.maxBodyBytes} bytes (maxBodyBytes)`,
+        ),
+        undefined,
+      );
+      return;
+    }
+    const encoding = request.headers['content-encoding'];
+    readBody(payload, typeof encoding === 'string' ? encoding : undefined, handlers.maxBodyBytes).then(
+      (body) => done(null, body),
+      (error: Error) => done(error, undefined),
+    );
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (request.method !== 'POST' || !INGEST_PATHS.has(path)) return;
+    const format = formatOf(request);
+    if (!handlers.tokens.accepts(request.headers)) {
+      reply.header('www-authenticate', 'Bearer');
+      return sendStatus(
+        reply,
+        format,
+        401,
+        'Missing or unknown ingest token: send `Authorization: Bearer <token>`',
+      );
+    }
+    if (handlers.queueFull()) {
+      handlers.countQueueFull();
+      reply.header('retry-after', String(handlers.retryAfterSeconds));
+      return sendStatus(
+        reply,
+        format,
+        503,
+        'The forwarder queue is full (the AQM service is slow or unreachable); retry after the Retry-After delay',
+      );
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'other';
+    handlers.countResponse(`${request.method} ${route} ${reply.statusCode}`);
+  });
+
+  const ingestRoute = (signal: OtlpSignal) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const format = formatOf(request);
+    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const items = decodeRequest(signal, format, body);
+    const result = handlers.ingest(signal, items);
+    return reply
+      .code(200)
+      .type(format === 'json' ? JSON_TYPE : PROTOBUF)
+      .send(encodeExportResponse(signal, format, result.rejected, result.errorMessage));
+  };
+  app.post('/v1/traces', ingestRoute('traces'));
+  app.post('/v1/logs', ingestRoute('logs'));
+  app.get('/healthz', async (_request, reply) => reply.type('text/plain').send('ok\n'));
+  app.get('/readyz', async (_request, reply) =>
+    handlers.ready()
+      ? reply.type('text/plain').send('ready\n')
+      : reply.code(503).type('text/plain').send('closing\n'),
+  );
+  app.get('/metrics', async (_request, reply) =>
+    reply.type('text/plain; version=0.0.4; charset=utf-8').send(handlers.metrics()),
+  );
+
+  app.setNotFoundHandler((request, reply) =>
+    sendStatus(reply, formatOf(request), 404, `No route ${request.method} ${request.url.split('?')[0]}`),
+  );
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const format = formatOf(request);
+    if (error instanceof ForwarderHttpError) {
+      for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+      return sendStatus(reply, format, error.statusCode, error.message);
+    }
+    if (error.name === 'OtlpDecodeError') return sendStatus(reply, format, 400, error.message);
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const type = request.headers['content-type'] ?? '(none)';
+      return sendStatus(
+        reply,
+        'json',
+        415,
+        `Content-Type ${JSON.stringify(type)} is not supported: send ${PROTOBUF} or ${JSON_TYPE}`,
+      );
+    }
+    const statusCode =
+      typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    return sendStatus(reply, format, statusCode, statusCode === 500 ? 'Internal error' : error.message);
+  });
+  return app;
+}

@@ -1,0 +1,229 @@
+import { isIP } from 'node:net';
+import type { AqmOtelOptions } from '@aqm/otel/pipeline';
+import { FORWARDER_ONLY_OPTIONS, type ForwarderOptions } from './forwarder-options.js';
+
+type Env = Record<string, string | undefined>;
+
+/** A reference to an application: its id, or its name (found or created). */
+export type ApplicationRef = { readonly id: string } | { readonly name: string };
+
+/** The forwarder's own settings, checked, with the pipeline's knobs kept apart. */
+export interface ResolvedForwarderOptions {
+  apiKey: string;
+  baseUrl: string;
+  allowInsecureHttp: boolean;
+  defaultApplication: ApplicationRef | undefined;
+  applicationFromResource: boolean;
+  maxApplications: number;
+  port: number;
+  host: string;
+  ingestTokens: string[];
+  maxBodyBytes: number;
+  retryAfterSeconds: number;
+  rootGraceMs: number;
+  /** The options for `@aqm/otel`'s `resolveOptions` (each pipeline adds `client` and `applicationId`). */
+  pipelineOptions: AqmOtelOptions;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MIB = 1024 * 1024;
+/** The pipeline bounds of a forwarder when not given. */
+export const FORWARDER_PIPELINE_DEFAULTS = {
+  maxOpenTraces: 10_000,
+  maxQueueTraces: 20_000,
+  maxQueueBytes: 128 * MIB,
+} as const;
+
+/** Longest application name taken from options or a resource. */
+export const MAX_APPLICATION_NAME = 200;
+
+function describe(value: unknown): string {
+  if (value === null) return '`null`';
+  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
+  const text = String(value);
+  return `\`${text.length > 60 ? `${text.slice(0, 60)}…` : text}\` (${typeof value})`;
+}
+
+function label(name: string, envVar: string | undefined): string {
+  return envVar === undefined ? `\`${name}\`` : `\`${name}\` (from the ${envVar} environment variable)`;
+}
+
+function fromEnv<T>(value: T | undefined, env: Env, name: string): { value: unknown; envVar?: string } {
+  if (value !== undefined) return { value };
+  const variable = env[name];
+  return variable === undefined || variable === '' ? { value: undefined } : { value: variable, envVar: name };
+}
+
+function integer(name: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(
+      `Expected \`${name}\` to be an integer from ${min} to ${max}, got ${describe(value)}`,
+    );
+  }
+  if (value < min || value > max) {
+    throw new RangeError(
+      `Expected \`${name}\` to be an integer from ${min} to ${max}, got ${describe(value)}`,
+    );
+  }
+  return value;
+}
+
+function boolean(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean')
+    throw new TypeError(`Expected \`${name}\` to be a boolean, got ${describe(value)}`);
+  return value;
+}
+
+function resolveApiKey(options: ForwarderOptions, env: Env): string {
+  const { value, envVar } = fromEnv(options.apiKey, env, 'AQM_API_KEY');
+  if (value === undefined) {
+    throw new TypeError(
+      'Missing API key: pass the `apiKey` option or set the AQM_API_KEY environment variable',
+    );
+  }
+  // The value is never shown: a wrongly typed key may still be a secret.
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new TypeError(
+      `Expected ${label('apiKey', envVar)} to be a non-empty string, got a value of type ${typeof value}`,
+    );
+  }
+  return value;
+}
+
+function resolveBaseUrl(options: ForwarderOptions, env: Env): string {
+  const { value, envVar } = fromEnv(options.baseUrl, env, 'AQM_BASE_URL');
+  if (value === undefined) {
+    throw new TypeError(
+      'Missing base URL: pass the `baseUrl` option or set the AQM_BASE_URL environment variable',
+    );
+  }
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new TypeError(`Expected ${label('baseUrl', envVar)} to be an http(s) URL, got ${describe(value)}`);
+  }
+  return value as string;
+}
+
+function resolveDefaultApplication(options: ForwarderOptions, env: Env): ApplicationRef | undefined {
+  // An option given in code wins over both variables.
+  const inCode = options.applicationId !== undefined || options.applicationName !== undefined;
+  const id = fromEnv(options.applicationId, inCode ? {} : env, 'AQM_APPLICATION_ID');
+  const name = fromEnv(options.applicationName, inCode ? {} : env, 'AQM_APPLICATION_NAME');
+  if (id.value !== undefined && name.value !== undefined) {
+    throw new TypeError(
+      `Give ${label('applicationId', id.envVar)} or ${label('applicationName', name.envVar)}, not both`,
+    );
+  }
+  if (id.value !== undefined) {
+    if (typeof id.value !== 'string' || !UUID.test(id.value)) {
+      throw new TypeError(
+        `Expected ${label('applicationId', id.envVar)} to be an application id (a UUID), got ${describe(id.value)}`,
+      );
+    }
+    return { id: id.value };
+  }
+  if (name.value !== undefined) {
+    if (
+      typeof name.value !== 'string' ||
+      name.value.trim() === '' ||
+      name.value.length > MAX_APPLICATION_NAME
+    ) {
+      throw new TypeError(
+        `Expected ${label('applicationName', name.envVar)} to be a name of 1 to ${MAX_APPLICATION_NAME} characters, got ${describe(name.value)}`,
+      );
+    }
+    return { name: name.value };
+  }
+  return undefined;
+}
+
+function resolveTokens(options: ForwarderOptions, env: Env): string[] {
+  const { value, envVar } = fromEnv(options.ingestTokens, env, 'AQM_FORWARDER_TOKENS');
+  if (value === undefined) return [];
+  const list =
+    typeof value === 'string' && envVar !== undefined ? value.split(',').map((t) => t.trim()) : value;
+  // Token values are never shown: they are secrets.
+  if (!Array.isArray(list) || list.some((token) => typeof token !== 'string')) {
+    throw new TypeError(`Expected ${label('ingestTokens', envVar)} to be a list of strings`);
+  }
+  const tokens = (list as string[]).filter((token) => token !== '');
+  if (tokens.some((token) => token.length < 16 || /\s/.test(token))) {
+    throw new RangeError(
+      `Expected every token of ${label('ingestTokens', envVar)} to be at least 16 characters without spaces`,
+    );
+  }
+  return tokens;
+}
+
+/** Whether `host` is a loopback address (or `localhost`). */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '::ffff:127.0.0.1';
+}
+
+/**
+ * Checks the options and splits them: the forwarder's own, and the pipeline's knobs (checked by
+ * `@aqm/otel` itself). Throws a `TypeError`/`RangeError` naming the first bad option; no secret
+ * appears in a message.
+ *
+ * @example
+ * const resolved = resolveForwarderOptions({ port: 0 }, process.env);
+ */
+export function resolveForwarderOptions(
+  options: ForwarderOptions = {},
+  env: Env = process.env,
+): ResolvedForwarderOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`Expected the options to be an object, got ${describe(options)}`);
+  }
+  if ((options as { client?: unknown }).client !== undefined) {
+    throw new TypeError('The forwarder does not take a `client`: give `apiKey` and `baseUrl`');
+  }
+  const host = options.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '')
+    throw new TypeError(`Expected \`host\` to be an address, got ${describe(host)}`);
+  const ingestTokens = resolveTokens(options, env);
+  const allowUnauthenticated = boolean('allowUnauthenticated', options.allowUnauthenticated, false);
+  if (!isLoopback(host) && ingestTokens.length === 0 && !allowUnauthenticated) {
+    throw new Error(
+      `Refusing to listen on ${host} (not loopback) without ingest tokens: anyone who reaches it could send ` +
+        'traces under your API key. Set AQM_FORWARDER_TOKENS (or `ingestTokens`), or pass ' +
+        '--allow-unauthenticated (`allowUnauthenticated: true`) when the network itself is trusted.',
+    );
+  }
+  const defaultApplication = resolveDefaultApplication(options, env);
+  const applicationFromResource = boolean('applicationFromResource', options.applicationFromResource, false);
+  if (defaultApplication === undefined && !applicationFromResource) {
+    throw new TypeError(
+      'Missing application: pass `applicationId` or `applicationName`, set AQM_APPLICATION_ID or ' +
+        'AQM_APPLICATION_NAME, or enable `applicationFromResource`',
+    );
+  }
+  // A forwarder is a process of its own serving many apps: larger bounds than the in-app defaults
+  // (1000 open, 2048 queued, 32 MiB), still bounded. Given options win.
+  const pipelineOptions: Record<string, unknown> = { ...FORWARDER_PIPELINE_DEFAULTS, ...options };
+  for (const key of FORWARDER_ONLY_OPTIONS) delete pipelineOptions[key];
+  return {
+    apiKey: resolveApiKey(options, env),
+    baseUrl: resolveBaseUrl(options, env),
+    allowInsecureHttp: boolean('allowInsecureHttp', options.allowInsecureHttp, false),
+    defaultApplication,
+    applicationFromResource,
+    maxApplications: integer('maxApplications', options.maxApplications, 100, 1, 10_000),
+    port: integer('port', options.port, 4318, 0, 65_535),
+    host,
+    ingestTokens,
+    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 8 * MIB, 1024, 256 * MIB),
+    retryAfterSeconds: integer('retryAfterSeconds', options.retryAfterSeconds, 5, 1, 3600),
+    rootGraceMs: integer('rootGraceMs', options.rootGraceMs, 1000, 0, 60_000),
+    pipelineOptions: pipelineOptions as AqmOtelOptions,
+  };
+}

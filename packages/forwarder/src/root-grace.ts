@@ -1,0 +1,100 @@
+import type { ReadableSpan, TracePipeline } from '@aqm/otel/pipeline';
+
+interface HeldRoot {
+  dueMs: number;
+  pipeline: TracePipeline;
+  span: ReadableSpan;
+}
+
+/**
+ * Holds each root span for `graceMs` before it reaches the pipeline. In a process, a root span
+ * ends after its children and content log records were handed over; over OTLP, spans and log
+ * records travel in separate requests from separate batch processors (and, through a Collector,
+ * from separate services), so the root may come first. Until the root arrives a trace stays
+ * open; holding the root briefly lets what was sent with or just after it join the trace.
+ * Memory is bounded: past `maxHeld`, the oldest root goes on at once.
+ */
+export class RootGrace {
+  readonly #graceMs: number;
+  readonly #maxHeld: number;
+  readonly #now: () => number;
+  /** FIFO by arrival, hence by due time (the grace is constant). */
+  #queue: HeldRoot[] = [];
+  #head = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(graceMs: number, maxHeld: number, now: () => number = Date.now) {
+    this.#graceMs = graceMs;
+    this.#maxHeld = maxHeld;
+    this.#now = now;
+  }
+
+  /** Roots waiting. */
+  get held(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  /** Holds `span` (a root) for the grace period; with no grace it goes on at once. */
+  hold(pipeline: TracePipeline, span: ReadableSpan): void {
+    if (this.#graceMs === 0) {
+      pipeline.addSpans([span]);
+      return;
+    }
+    if (this.held >= this.#maxHeld) this.#release(1);
+    this.#queue.push({ dueMs: this.#now() + this.#graceMs, pipeline, span });
+    this.#timer ??= this.#arm(this.#graceMs);
+  }
+
+  /** Hands every held root to its pipeline now (before a flush or shutdown). */
+  releaseAll(): void {
+    this.#release(this.held);
+  }
+
+  /** Releases everything and stops the timer. */
+  close(): void {
+    this.releaseAll();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(delayMs: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => this.#onTimer(), Math.max(0, delayMs));
+    // A forwarder process is kept alive by its server; a held root must not keep it up alone.
+    timer.unref();
+    return timer;
+  }
+
+  #onTimer(): void {
+    this.#timer = undefined;
+    const now = this.#now();
+    let due = 0;
+    while (
+      this.#head + due < this.#queue.length &&
+      (this.#queue[this.#head + due] as HeldRoot).dueMs <= now
+    ) {
+      due += 1;
+    }
+    this.#release(due);
+    if (this.held > 0) this.#timer = this.#arm((this.#queue[this.#head] as HeldRoot).dueMs - now);
+  }
+
+  /** Releases the `count` oldest roots, one `addSpans` call per pipeline. */
+  #release(count: number): void {
+    if (count <= 0) return;
+    const end = this.#head + count;
+    const byPipeline = new Map<TracePipeline, ReadableSpan[]>();
+    for (let i = this.#head; i < end; i += 1) {
+      const { pipeline, span } = this.#queue[i] as HeldRoot;
+      const spans = byPipeline.get(pipeline);
+      if (spans === undefined) byPipeline.set(pipeline, [span]);
+      else spans.push(span);
+    }
+    this.#head = end;
+    // Compact once the released prefix dominates, so the array does not grow without bound.
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    for (const [pipeline, spans] of byPipeline) pipeline.addSpans(spans);
+  }
+}

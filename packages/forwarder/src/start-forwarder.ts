@@ -1,0 +1,154 @@
+import { AqmClient } from '@aqm/client';
+import { resolveOptions } from '@aqm/otel/pipeline';
+import { type DiagLogger, diag } from '@opentelemetry/api';
+import { ApplicationRouter } from './application-router.js';
+import type { ForwarderOptions } from './forwarder-options.js';
+import { type ForwarderStats, prometheusText, sumPipelineStats } from './forwarder-stats.js';
+import { IngestTokens } from './http/ingest-auth.js';
+import { buildOtlpApp } from './http/otlp-app.js';
+import { OtlpIngest } from './ingest.js';
+import { PipelineFeed } from './pipeline-feed.js';
+import { resolveForwarderOptions } from './resolve-options.js';
+import { RootGrace } from './root-grace.js';
+
+/** A running forwarder. */
+export interface RunningForwarder {
+  /** The base address, e.g. `http://127.0.0.1:4318`: set it as `OTEL_EXPORTER_OTLP_ENDPOINT`. */
+  readonly url: string;
+  /**
+   * Stops accepting requests, lets those in progress finish, completes every trace still being
+   * assembled and delivers what is held within `shutdownTimeoutMs`, then resolves. Never rejects.
+   */
+  close(): Promise<void>;
+  /** Counters: received, refused, delivered, dropped, held. */
+  stats(): ForwarderStats;
+}
+
+/** Share of `maxQueueBytes` past which requests are refused, so what was accepted still fits. */
+const QUEUE_BYTES_HEADROOM = 0.9;
+/** A placeholder id to check the pipeline's options once at start, before any application is known. */
+const CHECK_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Starts an OTLP/HTTP receiver whose spans and `gen_ai.*` log records go through the same
+ * pipeline as `@aqm/otel` (assembly, mapping, masking, sampling, bounded queue, retrying sender)
+ * to the AQM service. Resolves once it listens.
+ *
+ * Throws (rejects) when an option is invalid or missing, naming it, and when the address is not
+ * loopback and no ingest token is set (unless `allowUnauthenticated`).
+ *
+ * @example
+ * const forwarder = await startForwarder({ applicationName: 'checkout', port: 4318 });
+ * // apps export with OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318
+ * process.on('SIGTERM', () => void forwarder.close());
+ */
+export async function startForwarder(options: ForwarderOptions = {}): Promise<RunningForwarder> {
+  const resolved = resolveForwarderOptions(options);
+  const logger: DiagLogger = diag.createComponentLogger({ namespace: '@aqm/forwarder' });
+  const client = new AqmClient({
+    apiKey: resolved.apiKey,
+    baseUrl: resolved.baseUrl,
+    allowInsecureHttp: resolved.allowInsecureHttp,
+    maxRetries: 0, // the pipeline's sender owns the retry policy
+    ...(resolved.pipelineOptions.requestTimeoutMs === undefined
+      ? {}
+      : { timeoutMs: resolved.pipelineOptions.requestTimeoutMs }),
+  });
+  let router: ApplicationRouter;
+  let limits: { maxQueueTraces: number; maxQueueBytes: number; maxOpenTraces: number };
+  try {
+    limits = resolveOptions({ ...resolved.pipelineOptions, client, applicationId: CHECK_ID });
+    router = new ApplicationRouter({
+      client,
+      pipelineOptions: resolved.pipelineOptions,
+      defaultApplication: resolved.defaultApplication,
+      fromResource: resolved.applicationFromResource,
+      maxApplications: resolved.maxApplications,
+      maxTraceRoutes: limits.maxOpenTraces * 4,
+      logger,
+    });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  // Half the open-trace bound: a root is released before its trace could be evicted as the oldest.
+  const roots = new RootGrace(resolved.rootGraceMs, Math.max(1, Math.floor(limits.maxOpenTraces / 2)));
+  const feed = new PipelineFeed(roots);
+  const ingest = new OtlpIngest(router, feed);
+  const responses: Record<string, number> = {};
+  let refusedQueueFull = 0;
+  let closing: Promise<void> | undefined;
+
+  const stats = (): ForwarderStats => {
+    const pipelines = router.pipelines;
+    return {
+      ...ingest.counters,
+      responses: { ...responses },
+      refusedQueueFull,
+      heldRoots: roots.held,
+      applications: pipelines.length,
+      pipeline: sumPipelineStats(pipelines.map((pipeline) => pipeline.stats())),
+    };
+  };
+  const app = buildOtlpApp({
+    tokens: new IngestTokens(resolved.ingestTokens),
+    maxBodyBytes: resolved.maxBodyBytes,
+    retryAfterSeconds: resolved.retryAfterSeconds,
+    ingest: (signal, items) => (signal === 'traces' ? ingest.traces(items) : ingest.logs(items)),
+    // Spans still waiting in the feed count as traces: an over-estimate, on the safe side.
+    queueFull: () =>
+      router.pipelines.some((pipeline) => {
+        const held = pipeline.stats();
+        return (
+          held.queuedTraces + held.openTraces + feed.pending >= limits.maxQueueTraces ||
+          held.queuedBytes >= limits.maxQueueBytes * QUEUE_BYTES_HEADROOM
+        );
+      }),
+    ready: () => closing === undefined,
+    // Keys are bounded: a fixed set of routes ('other' for unknown paths) times the status codes used.
+    countResponse: (key) => {
+      responses[key] = (responses[key] ?? 0) + 1;
+    },
+    countQueueFull: () => {
+      refusedQueueFull += 1;
+    },
+    metrics: () => prometheusText(stats()),
+  });
+
+  const shutdown = async (): Promise<void> => {
+    try {
+      await app.close();
+    } catch (error) {
+      logger.warn(`Closing the HTTP server failed: ${String(error)}`);
+    }
+    // No request can add spans now: what answered requests brought goes in, the held roots complete
+    // their traces, then the pipelines flush.
+    feed.drain();
+    roots.close();
+    await Promise.all(router.pipelines.map((pipeline) => pipeline.shutdown()));
+    router.close();
+    try {
+      await client.close();
+    } catch (error) {
+      logger.warn(`Closing the connection pool failed: ${String(error)}`);
+    }
+  };
+
+  try {
+    await app.listen({ port: resolved.port, host: resolved.host });
+  } catch (error) {
+    await shutdown();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : resolved.port;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  return {
+    url: `http://${host}:${port}`,
+    close() {
+      closing ??= shutdown();
+      return closing;
+    },
+    stats,
+  };
+}

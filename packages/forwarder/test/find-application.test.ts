@@ -1,0 +1,51 @@
+import type { AqmClient } from '@aqm/client';
+import { diag } from '@opentelemetry/api';
+import { describe, expect, it } from 'vitest';
+import { resolveApplicationByName } from '../src/find-application.js';
+
+function failing(status: number, thenId?: string): { client: AqmClient; calls: () => number } {
+  let calls = 0;
+  const client = {
+    applications: {
+      iterate: async function* () {
+        calls += 1;
+        if (thenId === undefined || calls === 1)
+          throw Object.assign(new Error(`status ${status}`), { status });
+        yield { id: thenId, name: 'shop' };
+      },
+      create: async () => {
+        throw new Error('not expected');
+      },
+    },
+  } as unknown as AqmClient;
+  return { client, calls: () => calls };
+}
+
+describe('resolveApplicationByName', () => {
+  it('gives up at once when the key is refused (401), saying what to fix', async () => {
+    const { client, calls } = failing(401);
+    await expect(
+      resolveApplicationByName(client, 'shop', diag, new AbortController().signal),
+    ).rejects.toThrow(/rejected the API key \(401\)/);
+    expect(calls()).toBe(1);
+  });
+
+  it('tries again after a failure that may pass (503)', async () => {
+    const { client, calls } = failing(503, 'b1e2c3d4-0000-4000-8000-000000000001');
+    await expect(resolveApplicationByName(client, 'shop', diag, new AbortController().signal)).resolves.toBe(
+      'b1e2c3d4-0000-4000-8000-000000000001',
+    );
+    expect(calls()).toBe(2);
+  });
+
+  it('stops retrying when the forwarder closes', async () => {
+    const { client, calls } = failing(503);
+    const closed = new AbortController();
+    const pending = resolveApplicationByName(client, 'shop', diag, closed.signal);
+    // One turn: the first attempt has failed (the fake fails at once) and the back-off is waiting.
+    await new Promise((resolve) => setImmediate(resolve));
+    closed.abort();
+    await expect(pending).rejects.toThrow(/closed before application "shop" could be resolved/);
+    expect(calls()).toBe(1);
+  });
+});

@@ -1,0 +1,53 @@
+import type { ReadableSpan, TracePipeline } from '@aqm/otel/pipeline';
+import { describe, expect, it, vi } from 'vitest';
+import { RootGrace } from '../src/root-grace.js';
+
+function fakePipeline(): { pipeline: TracePipeline; added: string[][] } {
+  const added: string[][] = [];
+  const pipeline = {
+    addSpans: (spans: ReadableSpan[]) => {
+      added.push(spans.map((span) => span.name));
+      return [];
+    },
+  } as unknown as TracePipeline;
+  return { pipeline, added };
+}
+
+const span = (name: string) => ({ name }) as ReadableSpan;
+
+describe('RootGrace', () => {
+  it('hands roots on after the grace, oldest first, one call per pipeline', () => {
+    vi.useFakeTimers();
+    try {
+      const { pipeline, added } = fakePipeline();
+      const grace = new RootGrace(1000, 10);
+      grace.hold(pipeline, span('a'));
+      vi.advanceTimersByTime(500);
+      grace.hold(pipeline, span('b'));
+      expect(grace.held).toBe(2);
+      vi.advanceTimersByTime(500);
+      expect(added).toEqual([['a']]);
+      vi.advanceTimersByTime(500);
+      expect(added).toEqual([['a'], ['b']]);
+      expect(grace.held).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is bounded: past maxHeld the oldest goes on at once; close() releases everything', () => {
+    const { pipeline, added } = fakePipeline();
+    const grace = new RootGrace(60_000, 2);
+    for (const name of ['a', 'b', 'c']) grace.hold(pipeline, span(name));
+    expect(added).toEqual([['a']]);
+    grace.close();
+    expect(added).toEqual([['a'], ['b', 'c']]);
+    expect(grace.held).toBe(0);
+  });
+
+  it('passes roots straight on with no grace', () => {
+    const { pipeline, added } = fakePipeline();
+    new RootGrace(0, 2).hold(pipeline, span('a'));
+    expect(added).toEqual([['a']]);
+  });
+});

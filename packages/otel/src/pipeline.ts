@@ -1,0 +1,12 @@
+/**
+ * The pipeline behind {@link AqmSpanProcessor} and {@link AqmSpanExporter}, for other ingest paths
+ * of this toolkit (`@aqm/forwarder` feeds it spans decoded from OTLP): assembly, mapping, masking,
+ * sampling, the bounded queue and the sender, exactly as in-process. Not for apps: they use the
+ * processor or the exporter.
+ * @packageDocumentation
+ */
+export type { DeliveryOutcome } from './export/queued-trace.js';
+export { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
+export type { LlmLogRecord } from './mapping/llm-log-record.js';
+export { type AqmOtelOptions, type ResolvedOptions, resolveOptions } from './options.js';
+export type { ReadableSpan, SpanAttributes, TimedEvent } from './sdk-types.js';

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../otel/helpers/service.js';
+import { waitFor } from '../otel/helpers/wait.js';
+import { llmTraceSpans, postOtlp, protoBody } from './helpers/otlp-bodies.js';
+
+const BIN = fileURLToPath(new URL('../../../packages/forwarder/bin/aqm-forwarder.js', import.meta.url));
+
+let service: TestService;
+const running: ChildProcess[] = [];
+beforeAll(async () => {
+  service = await startTestService('forwarder-cli');
+});
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+function start(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk) => {
+    output.stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output.stderr += chunk;
+  });
+  return { child, output };
+}
+
+describe('aqm-forwarder (the bin)', () => {
+  it('starts from the environment, logs one line with its address, and delivers what it holds on SIGTERM', async () => {
+    const name = `cli-${randomUUID()}`;
+    const { child, output } = start(['--port', '0', '--trace-idle-ms', '600000'], {
+      AQM_API_KEY: service.apiKey,
+      AQM_BASE_URL: service.srv.url,
+      AQM_APPLICATION_NAME: name,
+    });
+    await waitFor(() => output.stdout.includes('listening on'), 'the start line');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)?.[1] as string;
+    expect(output.stdout.trim().split('\n')).toHaveLength(1);
+
+    // Only the chat span: the trace stays open until the forwarder is told to stop.
+    const { traceId, spans } = llmTraceSpans('cli question?', 'cli answer.');
+    expect((await postOtlp(url, protoBody(spans.slice(0, 1)))).status).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(output.stdout).toContain('received SIGTERM');
+    expect(output.stdout).toContain('stopped (1 traces delivered, 0 dropped)');
+    expect(output.stderr).toBe('');
+    expect(output.stdout + output.stderr).not.toContain(service.apiKey);
+
+    const [application] = (await service.client.applications.list({ search: name })).data;
+    expect(application?.name).toBe(name);
+    expect((await service.client.traces.get(application?.id as string, traceId)).prompt).toBe(
+      'cli question?',
+    );
+  });
+
+  it('exits 1 with a clear message when the configuration is missing or unsafe, and 2 on a bad flag', async () => {
+    const missing = start(['--port', '0'], { AQM_API_KEY: service.apiKey, AQM_BASE_URL: service.srv.url });
+    expect((await once(missing.child, 'exit'))[0]).toBe(1);
+    expect(missing.output.stderr).toMatch(/Missing application: pass `applicationId` or `applicationName`/);
+
+    const open = start(['--port', '0', '--host', '0.0.0.0'], {
+      AQM_API_KEY: service.apiKey,
+      AQM_BASE_URL: service.srv.url,
+      AQM_APPLICATION_ID: randomUUID(),
+    });
+    expect((await once(open.child, 'exit'))[0]).toBe(1);
+    expect(open.output.stderr).toMatch(/Refusing to listen on 0\.0\.0\.0/);
+    expect(open.output.stderr).not.toContain(service.apiKey);
+
+    const badFlag = start(['--api-key', 'on-the-command-line'], {});
+    expect((await once(badFlag.child, 'exit'))[0]).toBe(2);
+    expect(badFlag.output.stderr).toMatch(/Run aqm-forwarder --help/);
+  });
+});
