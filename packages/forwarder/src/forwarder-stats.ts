@@ -1,4 +1,4 @@
-import type { AqmStats } from '@aqm/otel/pipeline';
+import { type AqmStats, emptyStats } from '@aqm/otel/pipeline';
 import type { IngestCounters } from './ingest.js';
 
 /** `stats()` of a running forwarder. */
@@ -17,18 +17,7 @@ export interface ForwarderStats extends IngestCounters {
 
 /** Sums the counters of several pipelines. */
 export function sumPipelineStats(all: readonly AqmStats[]): AqmStats {
-  const total: AqmStats = {
-    exportedTraces: 0,
-    droppedTraces: { total: 0, byReason: {} },
-    retries: 0,
-    queuedTraces: 0,
-    queuedBytes: 0,
-    inFlight: 0,
-    openTraces: 0,
-    skippedTraces: 0,
-    sampledOutTraces: 0,
-    filteredTraces: 0,
-  };
+  const total = emptyStats();
   for (const stats of all) {
     for (const [key, value] of Object.entries(stats)) {
       if (typeof value === 'number') {

@@ -5,6 +5,8 @@
  * processor or the exporter.
  * @packageDocumentation
  */
+
+export { emptyStats } from './export/pipeline-types.js';
 export type { DeliveryOutcome } from './export/queued-trace.js';
 export { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
 export type { LlmLogRecord } from './mapping/llm-log-record.js';
