@@ -18,12 +18,15 @@ export interface GlobalFlags {
  */
 export class Session {
   readonly io: CliIo;
+  readonly #csi: string | undefined;
   #config: ServiceConfig | undefined;
   #client: AqmClient | undefined;
   #output: Output | undefined;
 
-  constructor(io: CliIo) {
+  /** `csi`: what the palette writes for `ESC[` (the screen guard's marker when `io` is guarded). */
+  constructor(io: CliIo, csi?: string) {
     this.io = io;
+    this.#csi = csi;
   }
 
   /** The base URL in use, once known (for error messages). */
@@ -45,7 +48,11 @@ export class Session {
   output(command: Command): Output {
     if (this.#output === undefined) {
       const flags = command.optsWithGlobals<GlobalFlags>();
-      this.#output = new Output(this.io, { json: flags.json === true, color: flags.color !== false });
+      this.#output = new Output(this.io, {
+        json: flags.json === true,
+        color: flags.color !== false,
+        csi: this.#csi,
+      });
     }
     return this.#output;
   }
