@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createPalette } from '../src/render/colors.js';
 import { Output } from '../src/render/output.js';
 import { ScreenGuard } from '../src/render/screen-guard.js';
-import { renderTable } from '../src/render/table.js';
+import { type Column, renderTable } from '../src/render/table.js';
 import { displayWidth, truncate, widthPieces } from '../src/render/text-width.js';
 import { visibleControls } from '../src/render/visible-text.js';
 
@@ -102,10 +102,9 @@ describe('ScreenGuard', () => {
 });
 
 describe('tables: widths in terminal columns', () => {
-  const columns = [
-    { header: 'NAME', value: (r: [string, string]) => r[0] },
-    { header: 'N', value: (r: [string, string]) => r[1] },
-  ];
+  const name: Column<[string, string]> = { header: 'NAME', value: (r) => r[0] };
+  const n: Column<[string, string]> = { header: 'N', value: (r) => r[1] };
+  const columns = [name, n];
 
   it('aligns CJK, emoji, combining marks and ZWJ sequences', () => {
     const lines = renderTable(columns, [
@@ -131,9 +130,7 @@ describe('tables: widths in terminal columns', () => {
 
   it('cuts wide text to the terminal width, never splitting a character', () => {
     const rows: Array<[string, string]> = [['説明'.repeat(40), '1']];
-    const lines = renderTable([{ ...columns[0], shrink: true } as (typeof columns)[0], columns[1]], rows, {
-      maxWidth: 30,
-    });
+    const lines = renderTable([{ ...name, shrink: true }, n], rows, { maxWidth: 30 });
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(30);
     expect(lines[1]).toMatch(/^(説明)+説?… +1$/);
     expect(truncate('日本語テキスト', 6)).toBe('日本…');
@@ -155,12 +152,12 @@ describe('tables: widths in terminal columns', () => {
 
   it('draws a rule under the headers when asked, and honours minWidth', () => {
     const lines = renderTable(
-      [{ header: 'TEXT', value: (r: string) => r, shrink: true, minWidth: 12 }, columns[1] as never],
-      ['a long text that has to be cut'],
+      [{ header: 'TEXT', value: (r: [string, string]) => r[0], shrink: true, minWidth: 12 }, n],
+      [['a long text that has to be cut', '1']],
       { maxWidth: 10, rule: true },
     );
     expect(lines[1]).toBe('------------  -');
-    expect(lines[2]).toBe('a long text…');
+    expect(lines[2]).toBe('a long text…  1');
   });
 });
 
