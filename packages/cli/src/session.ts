@@ -29,9 +29,9 @@ export class Session {
     this.#csi = csi;
   }
 
-  /** The base URL in use, once known (for error messages). */
+  /** The base URL in use, once the client accepted it (for error messages): never credentials or a query. */
   get baseUrl(): string | undefined {
-    return this.#config?.baseUrl;
+    return this.#client?.baseUrl;
   }
 
   /** The API key in use, once known: only to redact it from what is printed. */
