@@ -22,7 +22,9 @@ Exit codes:
   130  interrupted (Ctrl-C); traces tail exits 0 on Ctrl-C
 
 Output: tables on a terminal (coloured, fitted to its width); plain on a pipe; --json prints the
-raw data. NO_COLOR, FORCE_COLOR and --no-color are honoured.`;
+raw data. NO_COLOR, FORCE_COLOR and --no-color are honoured. Control characters in the service's
+data are shown as \\u escapes (ESC as \\u001b), never sent to the terminal. Input files and stdin
+are read up to 10 MiB.`;
 
 /** Commander's message on one line, with what to do: `aqm: error: unknown option '--x'. Add --help for usage.` */
 export function oneLineUsageError(text: string): string {
