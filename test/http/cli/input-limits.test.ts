@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { AQM_BIN, type CliService, runAqm, startCliService, tempDirWith } from './helpers.js';
 
 let svc: CliService;
@@ -45,6 +45,9 @@ describe.concurrent('input files and stdin are bounded', () => {
     const child = spawn(process.execPath, [AQM_BIN, 'evaluations', 'submit', 'any-app', '--file', '-'], {
       env: svc.env,
       stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
