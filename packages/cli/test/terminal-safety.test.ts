@@ -171,6 +171,28 @@ describe('displayWidth', () => {
     }
   });
 
+  it('counts Latin-1, CJK and Hangul directly, as string-width would', () => {
+    const simple = 'Grüße, çà ÿ × ÷ 中文字 ひらがな 한국어 ~ ';
+    for (const repeat of [1, 50])
+      expect(displayWidth(simple.repeat(repeat))).toBe(stringWidth(simple.repeat(repeat)));
+    expect(displayWidth('ひらがな\u3099')).toBe(stringWidth('ひらがな\u3099'));
+  });
+
+  it('stops measuring past a limit, and tables leave a last column they need not pad alone', () => {
+    const long = '日'.repeat(100_000);
+    const measured = displayWidth(long, 80);
+    expect(measured).toBeGreaterThan(80);
+    expect(measured).toBeLessThan(2_000);
+    const lines = renderTable(
+      [
+        { header: 'N', value: (r: [string, string]) => r[0] },
+        { header: 'TEXT', value: (r: [string, string]) => r[1], shrink: true },
+      ],
+      [['1', long]],
+    );
+    expect(lines).toEqual(['N  TEXT', `1  ${long}`]);
+  });
+
   // Node 20's Intl.Segmenter would take minutes on these (56,000 CJK characters: 1.5 s).
   it('is linear where Intl.Segmenter is not (Node 20): 256 Ki characters of CJK and of marks', () => {
     expect(displayWidth('日'.repeat(262_144))).toBe(524_288);

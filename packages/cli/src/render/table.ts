@@ -85,29 +85,41 @@ export function fitWidths(
 export function renderTable<Row>(columns: Column<Row>[], rows: Row[], options: TableOptions = {}): string[] {
   const cells = rows.map((row) => columns.map((column) => cellText(column.value(row))));
   const headers = columns.map((column) => cellText(column.header));
-  const natural = headers.map((header, i) =>
-    Math.max(displayWidth(header), ...cells.map((line) => displayWidth(line[i] as string))),
+  const last = columns.length - 1;
+  // Measured once per cell. The last column is never padded when left-aligned, so without a
+  // width to fit its cells need no measuring; a cut column needs measuring only up to the width.
+  const unpadded = (i: number) => i === last && columns[i]?.align !== 'right';
+  const limit = (i: number) => (columns[i]?.shrink === true ? options.maxWidth : undefined);
+  const widthsOf = cells.map((line) =>
+    line.map((text, i) =>
+      options.maxWidth === undefined && !options.rule && unpadded(i) ? 0 : displayWidth(text, limit(i)),
+    ),
+  );
+  const headerWidths = headers.map((header) => displayWidth(header));
+  const natural = headerWidths.map((header, i) =>
+    Math.max(header, ...widthsOf.map((line) => line[i] as number)),
   );
   const widths = fitWidths(
     natural,
     columns.map((c) => c.shrink === true),
-    columns.map((c, i) => Math.max(displayWidth(headers[i] as string), c.minWidth ?? 0)),
+    columns.map((c, i) => Math.max(headerWidths[i] as number, c.minWidth ?? 0)),
     options.maxWidth,
   );
-  const pad = (text: string, i: number) => {
+  const pad = (text: string, measured: number, i: number) => {
     const width = widths[i] as number;
-    const cut = truncate(text, width);
-    const blank = ' '.repeat(Math.max(0, width - displayWidth(cut)));
+    if (unpadded(i) && measured <= width) return text;
+    const cut = measured <= width ? text : truncate(text, width);
+    const blank = ' '.repeat(Math.max(0, width - (cut === text ? measured : displayWidth(cut))));
     if (columns[i]?.align === 'right') return `${blank}${cut}`;
-    return i === columns.length - 1 ? cut : `${cut}${blank}`;
+    return i === last ? cut : `${cut}${blank}`;
   };
   const bold = options.palette?.bold ?? ((text: string) => text);
-  const header = headers.map((text, i) => bold(pad(text, i))).join(GAP);
+  const header = headers.map((text, i) => bold(pad(text, headerWidths[i] as number, i))).join(GAP);
   const rule = options.rule ? [widths.map((width) => '-'.repeat(width)).join(GAP)] : [];
   const body = cells.map((line, r) =>
     line
       .map((text, i) => {
-        const padded = pad(text, i);
+        const padded = pad(text, widthsOf[r]?.[i] as number, i);
         const styler = columns[i]?.style;
         return styler && options.palette?.enabled ? styler(padded, rows[r] as Row) : padded;
       })

@@ -56,17 +56,34 @@ export function* widthPieces(text: string): Generator<string> {
 }
 
 /**
+ * Pieces of only printable ASCII, Latin-1 letters and the common CJK blocks (one cluster per
+ * character, widths 1 and 2 by East Asian Width) are counted directly: string-width's per-cluster
+ * rules cost microseconds each, and a whole prompt in Chinese or Korean is common.
+ */
+const SIMPLE = /^[\u0020-\u007e\u00c0-\u00ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]*$/;
+const WIDE = /[\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]/g;
+
+function pieceWidth(piece: string): number {
+  if (!SIMPLE.test(piece)) return stringWidth(piece, WIDTH_OPTIONS);
+  return piece.length + (piece.match(WIDE)?.length ?? 0);
+}
+
+/**
  * Columns the text takes on a terminal: CJK and emoji count 2, combining marks and zero-width
- * characters 0 (string-width's rules). Linear in the length of the text.
+ * characters 0 (string-width's rules). Linear in the length of the text; with `limit`, it stops
+ * once the width is past it (the result is then more than `limit`, not the whole width).
  * @example
  * ```ts
  * displayWidth('日本語'); // 6
  * ```
  */
-export function displayWidth(text: string): number {
-  if (text.length <= PIECE + PIECE_SLACK) return stringWidth(text, WIDTH_OPTIONS);
+export function displayWidth(text: string, limit = Number.POSITIVE_INFINITY): number {
+  if (text.length <= PIECE + PIECE_SLACK) return pieceWidth(text);
   let width = 0;
-  for (const piece of widthPieces(text)) width += stringWidth(piece, WIDTH_OPTIONS);
+  for (const piece of widthPieces(text)) {
+    width += pieceWidth(piece);
+    if (width > limit) break;
+  }
   return width;
 }
 
