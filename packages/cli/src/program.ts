@@ -28,7 +28,12 @@ are read up to 10 MiB.`;
 
 /** Commander's message on one line, with what to do: `aqm: error: unknown option '--x'. Add --help for usage.` */
 export function oneLineUsageError(text: string): string {
-  const line = text.trim().replace(/\s*\n\s*/g, ' ');
+  // Split, not /\s*\n\s*/: that pattern is quadratic on long runs of blanks (the message quotes argv).
+  const line = text
+    .split('\n')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
   return `aqm: ${line}${/[.!?]$/.test(line) ? '' : '.'} Add --help for usage.\n`;
 }
 

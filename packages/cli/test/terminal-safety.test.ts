@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
+import { oneLineUsageError } from '../src/program.js';
 import { createPalette } from '../src/render/colors.js';
 import { Output } from '../src/render/output.js';
 import { ScreenGuard } from '../src/render/screen-guard.js';
@@ -199,5 +200,15 @@ describe('displayWidth', () => {
     const marks = `a${'\u0301'.repeat(262_144)}`;
     expect(displayWidth(marks)).toBe(1);
     expect(truncate('語'.repeat(262_144), 9)).toBe('語語語語…');
+  });
+});
+
+describe('oneLineUsageError', () => {
+  it('joins lines and is linear on long runs of blanks (argv is quoted in it)', () => {
+    expect(oneLineUsageError("error: unknown command 'x'\n  (Did you mean y?)\n")).toBe(
+      "aqm: error: unknown command 'x' (Did you mean y?). Add --help for usage.\n",
+    );
+    const blanks = ' '.repeat(1_000_000);
+    expect(oneLineUsageError(`error: unknown command '${blanks}x'`)).toContain(`'${blanks}x'.`);
   });
 });
