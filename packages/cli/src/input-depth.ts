@@ -13,21 +13,30 @@ function tooDeep(where: string): CliUsageError {
   );
 }
 
+/** A quote opens a quoted string only where a scalar can start: after one of these, or first on a line. */
+const BEFORE_SCALAR = new Set(['', ':', ',', '[', '{', '-', '?']);
+
 /**
  * Checks the nesting of flow collections (`[` and `{`) in JSON or YAML text before it is parsed,
- * in one linear pass that skips quoted strings and comments. Brackets in plain scalars count too,
- * which only makes the check stricter on files no one writes.
+ * in one linear pass that skips quoted strings and comments. A quote counts as opening a string
+ * only where a scalar can start (an apostrophe inside plain text does not hide what follows), and
+ * brackets in plain or block scalars count too, which only makes the check stricter on files no
+ * one writes.
  */
 export function checkTextDepth(text: string, name: string): void {
   let depth = 0;
   let line = 1;
   let lineStart = 0;
+  let previous = ''; // the last character on this line that is not a blank
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text[i] as string;
     if (c === '\n') {
       line++;
       lineStart = i + 1;
-    } else if (c === '"' || c === "'") {
+      previous = '';
+      continue;
+    }
+    if ((c === '"' || c === "'") && BEFORE_SCALAR.has(previous)) {
       // A quoted string: to its closing quote (a backslash escapes in double quotes only).
       for (i++; i < text.length && text[i] !== c; i++) {
         if (c === '"' && text[i] === '\\') i++;
@@ -36,13 +45,19 @@ export function checkTextDepth(text: string, name: string): void {
           lineStart = i + 1;
         }
       }
-    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] as string))) {
+      previous = c;
+      continue;
+    }
+    if (c === '#' && (i === lineStart || /\s/.test(text[i - 1] as string))) {
       while (i + 1 < text.length && text[i + 1] !== '\n') i++;
-    } else if (c === '[' || c === '{') {
+      continue;
+    }
+    if (c === '[' || c === '{') {
       if (++depth > MAX_INPUT_DEPTH) throw tooDeep(`${name}:${line}:${i - lineStart + 1}`);
     } else if ((c === ']' || c === '}') && depth > 0) {
       depth--;
     }
+    if (c !== ' ' && c !== '\t' && c !== '\r') previous = c;
   }
 }
 

@@ -113,5 +113,9 @@ describe('hostile structure', () => {
     expect(() => checkTextDepth(`a: "${deep}"\nb: '${deep}'\n# ${deep}\nc: [1]`, 'f.yaml')).not.toThrow();
     expect(() => checkTextDepth(`a: "x\\"${deep}"`, 'f.yaml')).not.toThrow();
     expect(() => checkTextDepth(`a:\n  - ${deep}`, 'f.yaml')).toThrow(/^f\.yaml:2:517: nested deeper/);
+    // An apostrophe or a quote inside plain text opens no string that would hide the brackets.
+    expect(() => checkTextDepth(`a: don't\nb: ${deep}`, 'f.yaml')).toThrow(/^f\.yaml:2:516: nested deeper/);
+    expect(() => checkTextDepth(`a: say "hi\nb: ${deep}`, 'f.yaml')).toThrow(/^f\.yaml:2:516: nested deeper/);
+    expect(() => checkTextDepth(`["a", 'b', {"c": "${deep}"}]`, 'f.json')).not.toThrow();
   });
 });
