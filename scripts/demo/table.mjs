@@ -1,11 +1,13 @@
-// Plain-text tables with aligned columns that fit a given width: flexible columns (long texts)
-// shrink first and their cells are cut with an ellipsis. Colour is applied after padding, so it
-// never disturbs the alignment, and only when the caller asks for it.
-
-const GAP = '  ';
-const ELLIPSIS = '…';
-const TONES = { good: '\x1b[32m', bad: '\x1b[31m', dim: '\x1b[2m', bold: '\x1b[1m' };
-const RESET = '\x1b[0m';
+// Plain-text tables for the demo's report, drawn by the CLI's own table renderer (@aqm/cli):
+// widths in terminal columns (CJK and emoji count two), flexible columns (long texts) shrink first
+// and are cut with an ellipsis, and control characters in the service's data are made visible.
+// Colour is applied after padding, so it never disturbs the alignment, and only when asked for.
+import {
+  createPalette,
+  renderTable as renderCliTable,
+  truncate as truncateCli,
+  visibleControls,
+} from '@aqm/cli';
 
 /**
  * @typedef {object} Column
@@ -15,15 +17,14 @@ const RESET = '\x1b[0m';
  * @property {number} [minWidth] Narrowest a flexible column gets; default 12.
  */
 
-/** @typedef {string | { text: string, tone?: keyof typeof TONES }} Cell */
+/** @typedef {'good' | 'bad' | 'dim' | 'bold'} Tone */
+/** @typedef {string | { text: string, tone?: Tone }} Cell */
 
-/** Length in code points, which is what a terminal shows for the texts of these tables. */
-function width(text) {
-  return [...text].length;
-}
+const TONE_STYLES = { good: 'green', bad: 'red', dim: 'dim', bold: 'bold' };
 
 /**
- * A text cut to `max` code points, the last one replaced by an ellipsis when it was cut.
+ * A text on one line, made safe for a terminal and cut to `max` columns, the last one replaced
+ * by an ellipsis when it was cut.
  *
  * @param {string} text
  * @param {number} max
@@ -32,29 +33,11 @@ function width(text) {
  * truncate('abcdef', 4); // 'abc…'
  */
 export function truncate(text, max) {
-  const chars = [...text];
-  if (chars.length <= max) return text;
-  return max <= 0 ? '' : `${chars.slice(0, max - 1).join('')}${ELLIPSIS}`;
-}
-
-/** The column widths: natural ones, then the widest flexible column narrowed until all fit. */
-function fitWidths(columns, natural, maxWidth) {
-  const widths = [...natural];
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1);
-  while (total() > maxWidth) {
-    let widest = -1;
-    columns.forEach((column, i) => {
-      const min = column.minWidth ?? 12;
-      if (column.flex && widths[i] > min && (widest === -1 || widths[i] > widths[widest])) widest = i;
-    });
-    if (widest === -1) break; // nothing left to shrink: the line will be longer than the width
-    widths[widest] -= 1;
-  }
-  return widths;
+  return truncateCli(visibleControls(text), max);
 }
 
 /**
- * Renders a table as lines of plain text.
+ * Renders a table as lines of plain text: a header line, a rule, then one line per row.
  *
  * @param {{ columns: Column[], rows: Cell[][], maxWidth: number, color: boolean }} table
  * @returns {string}
@@ -62,31 +45,28 @@ function fitWidths(columns, natural, maxWidth) {
  * renderTable({ columns: [{ header: 'name' }, { header: 'n', align: 'right' }], rows: [['a', '1']], maxWidth: 80, color: false });
  */
 export function renderTable({ columns, rows, maxWidth, color }) {
-  const text = (cell) => oneLine(typeof cell === 'string' ? cell : cell.text);
-  const natural = columns.map((column, i) =>
-    Math.max(width(column.header), ...rows.map((row) => width(text(row[i] ?? '')))),
+  const palette = createPalette(color);
+  const cellOf = (row, i) => row[i] ?? '';
+  const lines = renderCliTable(
+    columns.map((column, i) => ({
+      header: column.header,
+      value: (row) => {
+        const cell = cellOf(row, i);
+        return typeof cell === 'string' ? cell : cell.text;
+      },
+      align: column.align,
+      shrink: column.flex === true,
+      minWidth: column.minWidth ?? 12,
+      style: (text, row) => {
+        const cell = cellOf(row, i);
+        const tone = typeof cell === 'string' ? undefined : cell.tone;
+        return tone === undefined ? text : palette[TONE_STYLES[tone]](text);
+      },
+    })),
+    rows,
+    { maxWidth, palette, rule: true },
   );
-  const widths = fitWidths(columns, natural, maxWidth);
-  const paint = (value, tone) => (color && tone ? `${TONES[tone]}${value}${RESET}` : value);
-  const line = (cells, toneOf) =>
-    cells
-      .map((cell, i) => {
-        const cut = truncate(text(cell ?? ''), widths[i]);
-        const pad = ' '.repeat(widths[i] - width(cut));
-        const right = columns[i].align === 'right';
-        // No trailing blanks: the last column is not padded on the right.
-        const padded = right ? `${pad}${cut}` : i === cells.length - 1 ? cut : `${cut}${pad}`;
-        return paint(padded, toneOf(cell));
-      })
-      .join(GAP);
-  return [
-    line(
-      columns.map((column) => column.header),
-      () => 'bold',
-    ),
-    widths.map((w) => '-'.repeat(w)).join(GAP),
-    ...rows.map((row) => line(row, (cell) => (typeof cell === 'string' ? undefined : cell?.tone))),
-  ].join('\n');
+  return lines.join('\n');
 }
 
 /**
@@ -100,17 +80,5 @@ export function renderTable({ columns, rows, maxWidth, color }) {
  */
 export function heading(title, color) {
   const text = `== ${title} ==`;
-  return `\n${color ? `${TONES.bold}${text}${RESET}` : text}`;
-}
-
-/**
- * Text on one line: runs of white space (line breaks too) become one space.
- *
- * @param {string} value
- * @returns {string}
- * @example
- * oneLine('a\n b'); // 'a b'
- */
-export function oneLine(value) {
-  return value.replace(/\s+/g, ' ').trim();
+  return `\n${createPalette(color).bold(text)}`;
 }

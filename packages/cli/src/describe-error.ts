@@ -9,6 +9,7 @@ import {
   AqmServerError,
   AqmTimeoutError,
   AqmValidationError,
+  redactSecretInText,
 } from '@aqm/client';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { CliFailure } from './usage-error.js';
@@ -115,8 +116,11 @@ export function describeError(err: unknown, context: ErrorContext = {}): ErrorRe
   return service(`Unexpected error: ${message}`);
 }
 
-/** Replaces every occurrence of the secret in the text, so no error line can carry the key. */
+/**
+ * Replaces every whole occurrence of the secret in the text (the client's
+ * {@link redactSecretInText}), so no error line can carry the key and a short key cannot mangle
+ * the words around it.
+ */
 export function redact(text: string, secret: string | undefined): string {
-  if (secret === undefined || secret.length === 0) return text;
-  return text.split(secret).join('[redacted]');
+  return secret === undefined ? text : redactSecretInText(text, secret);
 }

@@ -24,6 +24,8 @@ export { createPalette, type Palette, shouldUseColor } from './render/colors.js'
 export { type Change, diffValues, renderChanges } from './render/diff.js';
 export { formatLocalTime } from './render/local-time.js';
 export { type Column, renderTable, type TableOptions } from './render/table.js';
+export { displayWidth, truncate } from './render/text-width.js';
+export { visibleControls } from './render/visible-text.js';
 export { runCli } from './run-cli.js';
 export { resolveServiceConfig, type ServiceConfig } from './service-config.js';
 export { SeenIds } from './tail/seen-ids.js';

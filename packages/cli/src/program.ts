@@ -22,11 +22,18 @@ Exit codes:
   130  interrupted (Ctrl-C); traces tail exits 0 on Ctrl-C
 
 Output: tables on a terminal (coloured, fitted to its width); plain on a pipe; --json prints the
-raw data. NO_COLOR, FORCE_COLOR and --no-color are honoured.`;
+raw data. NO_COLOR, FORCE_COLOR and --no-color are honoured. Control characters in the service's
+data are shown as \\u escapes (ESC as \\u001b), never sent to the terminal. Input files and stdin
+are read up to 10 MiB.`;
 
 /** Commander's message on one line, with what to do: `aqm: error: unknown option '--x'. Add --help for usage.` */
 export function oneLineUsageError(text: string): string {
-  const line = text.trim().replace(/\s*\n\s*/g, ' ');
+  // Split, not /\s*\n\s*/: that pattern is quadratic on long runs of blanks (the message quotes argv).
+  const line = text
+    .split('\n')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .join(' ');
   return `aqm: ${line}${/[.!?]$/.test(line) ? '' : '.'} Add --help for usage.\n`;
 }
 

@@ -3,12 +3,15 @@ import { describeError, redact } from './describe-error.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { buildProgram } from './program.js';
+import { ScreenGuard } from './render/screen-guard.js';
 import { Session } from './session.js';
 
 /**
  * Runs `aqm` with the given arguments (without `node` and the script) and resolves to the exit
  * code; it never calls `process.exit`, so it can run inside a test. Errors are printed to
- * `io.stderr` as one line saying what went wrong and what to do, without the API key.
+ * `io.stderr` as one line saying what went wrong and what to do, without the API key. Whatever
+ * is printed has its control characters made visible (`\u001b`), so text from the service cannot
+ * steer the terminal; `--json` output stays the same JSON.
  * @example
  * ```ts
  * import { runCli } from '@aqm/cli';
@@ -20,8 +23,11 @@ import { Session } from './session.js';
  * });
  * ```
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  const session = new Session(io);
+export async function runCli(argv: readonly string[], given: CliIo): Promise<ExitCode> {
+  // Everything printed, by any command, by commander or below, passes the guard.
+  const guard = new ScreenGuard();
+  const io: CliIo = { ...given, stdout: guard.stream(given.stdout), stderr: guard.stream(given.stderr) };
+  const session = new Session(io, guard.csi);
   const program = buildProgram(session);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -18,17 +18,20 @@ export interface GlobalFlags {
  */
 export class Session {
   readonly io: CliIo;
+  readonly #csi: string | undefined;
   #config: ServiceConfig | undefined;
   #client: AqmClient | undefined;
   #output: Output | undefined;
 
-  constructor(io: CliIo) {
+  /** `csi`: what the palette writes for `ESC[` (the screen guard's marker when `io` is guarded). */
+  constructor(io: CliIo, csi?: string) {
     this.io = io;
+    this.#csi = csi;
   }
 
-  /** The base URL in use, once known (for error messages). */
+  /** The base URL in use, once the client accepted it (for error messages): never credentials or a query. */
   get baseUrl(): string | undefined {
-    return this.#config?.baseUrl;
+    return this.#client?.baseUrl;
   }
 
   /** The API key in use, once known: only to redact it from what is printed. */
@@ -45,7 +48,11 @@ export class Session {
   output(command: Command): Output {
     if (this.#output === undefined) {
       const flags = command.optsWithGlobals<GlobalFlags>();
-      this.#output = new Output(this.io, { json: flags.json === true, color: flags.color !== false });
+      this.#output = new Output(this.io, {
+        json: flags.json === true,
+        color: flags.color !== false,
+        csi: this.#csi,
+      });
     }
     return this.#output;
   }

@@ -107,6 +107,13 @@ describe('describeError', () => {
     expect(redact('key sk-1 and sk-1', 'sk-1')).toBe('key [redacted] and [redacted]');
     expect(redact('text', undefined)).toBe('text');
   });
+
+  it('redact leaves words that only contain a short key whole', () => {
+    const line =
+      'Could not reach the service at http://127.0.0.1:9/api (ECONNREFUSED). Check --base-url or AQM_BASE_URL.';
+    for (const key of ['k', 'e', 'base', 'AQM', 'ur']) expect(redact(line, key)).toBe(line);
+    expect(redact('Invalid key k. Check it', 'k')).toBe('Invalid key [redacted]. Check it');
+  });
 });
 
 /** A fake list of `total` numbered items that records the pages asked for. */

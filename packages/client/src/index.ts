@@ -49,6 +49,7 @@ export {
   AqmValidationError,
 } from './errors.js';
 export type { AqmClientOptions, RequestOptions } from './options.js';
+export { redactSecretInText } from './redact.js';
 export { ApplicationsResource } from './resources/applications.js';
 export { EvaluationsResource } from './resources/evaluations.js';
 export { GuardrailEvaluationsResource } from './resources/guardrail-evaluations.js';

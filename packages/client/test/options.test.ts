@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeUrl } from '../src/base-url.js';
 import { AqmClient, type AqmClientOptions, CLIENT_VERSION } from '../src/index.js';
 
 const baseUrl = 'http://127.0.0.1:4000/api';
@@ -166,5 +167,38 @@ describe('AqmClient options', () => {
       version: string;
     };
     expect(CLIENT_VERSION).toBe(pkg.version);
+  });
+});
+
+describe('a refused baseUrl is echoed without credentials, query string or fragment', () => {
+  it.each([
+    ['http://user:hunter2@127.0.0.1/api', '"http://127.0.0.1/api" (credentials not shown)'],
+    ['http://127.0.0.1/api?token=s3cret', '"http://127.0.0.1/api" (query string not shown)'],
+    ['http://127.0.0.1/api#s3cret', '"http://127.0.0.1/api" (query string not shown)'],
+    ['ftp://u:hunter2@host/x?k=s3cret', '"ftp://host/x" (credentials and query string not shown)'],
+    ['not a url?key=s3cret', '"not a url" (query string not shown)'],
+    ['user:hunter2@host/api', '"host/api" (credentials not shown)'],
+    ['http://a@b@host/api', '"http://host/api" (credentials not shown)'],
+    ['http://127.0.0.1/api', '"http://127.0.0.1/api"'],
+  ])('%s', (url, shown) => {
+    expect(describeUrl(url)).toBe(shown);
+  });
+
+  it.each([
+    'http://user:hunter2@127.0.0.1/api?token=s3cret',
+    'http://127.0.0.1/api?token=s3cret',
+    'ftp://user:hunter2@127.0.0.1/api?token=s3cret',
+    'http://user:hunter2@aqm.example.com/api?token=s3cret',
+    'http//user:hunter2@127.0.0.1/api?token=s3cret',
+  ])('in the error for %s', (url) => {
+    let message = '';
+    try {
+      new AqmClient({ apiKey: 'k', baseUrl: url });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^baseUrl must/);
+    expect(message).not.toContain('hunter2');
+    expect(message).not.toContain('s3cret');
   });
 });

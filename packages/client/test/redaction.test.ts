@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AqmClient, type AqmClientOptions, AqmError } from '../src/index.js';
+import { AqmClient, type AqmClientOptions, AqmError, redactSecretInText } from '../src/index.js';
 import { hang, json, reset, startTestServer, type TestServer, text } from './helpers/test-server.js';
 
 const SECRET = 'aqm_live_SuperSecret_0123456789';
@@ -98,5 +98,28 @@ describe('the API key never shows', () => {
     }
     expectNoSecret(optionError?.message);
     expectNoSecret(optionError?.stack);
+  });
+});
+
+describe('redactSecretInText replaces the key only where it stands whole', () => {
+  it.each([
+    ['Check --base-url', 'k', 'Check --base-url'],
+    ['Could not reach the service', 'e', 'Could not reach the service'],
+    ['key k and k.', 'k', 'key [redacted] and [redacted].'],
+    ['?key=abc&x=abc', 'abc', '?key=[redacted]&x=[redacted]'],
+    ['"abc" abcd xabc abc_1 abc-1', 'abc', '"[redacted]" abcd xabc abc_1 abc-1'],
+    ['Invalid API key sk-1: sk-1sk-1', 'sk-1', 'Invalid API key [redacted]: sk-1sk-1'],
+    ['x=.k.', '.k.', 'x=[redacted]'],
+    ['no key here', 'aqm_live_123', 'no key here'],
+  ])('%s (key %s)', (text, secret, shown) => {
+    expect(redactSecretInText(text, secret)).toBe(shown);
+  });
+
+  it('short keys are redacted in bodies too, without mangling words', async () => {
+    const short = new AqmClient({ apiKey: 'k', baseUrl: server.baseUrl, maxRetries: 0, timeoutMs: 100 });
+    server.reply(json(401, { message: 'Invalid API key k. Check the key' }));
+    const err = (await short.applications.list().catch((e: unknown) => e)) as AqmError;
+    await short.close();
+    expect(JSON.stringify(err.body)).toBe('{"message":"Invalid API key [redacted]. Check the key"}');
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { heading, renderTable, truncate } from '../../../scripts/demo/table.mjs';
 
+const ESC = '\u001b';
+
 describe('demo tables', () => {
   it('truncate cuts to the width with an ellipsis, and leaves short texts alone', () => {
     expect(truncate('abcdef', 4)).toBe('abc…');
@@ -42,12 +44,30 @@ describe('demo tables', () => {
     const plain = renderTable({ columns, rows, maxWidth: 80, color: false });
     const coloured = renderTable({ columns, rows, maxWidth: 80, color: true });
     expect(plain.split('\n')[2]).toBe('pass    two lines');
-    expect(coloured).toContain('\x1b[32mpass  \x1b[0m');
-    const uncoloured = ['\x1b[1m', '\x1b[32m', '\x1b[0m'].reduce(
-      (text, code) => text.replaceAll(code, ''),
-      coloured,
-    );
-    expect(uncoloured).toBe(plain);
+    expect(coloured).toContain('\x1b[32mpass  \x1b[39m');
+    expect(coloured.replace(new RegExp(`${ESC}\\[\\d+m`, 'g'), '')).toBe(plain);
     expect(heading('Traces', false)).toBe('\n== Traces ==');
+  });
+
+  it('is the CLI renderer: CJK and emoji aligned in terminal columns, control characters shown', () => {
+    const text = renderTable({
+      columns: [{ header: 'prompt' }, { header: 'n', align: 'right' }],
+      rows: [
+        ['日本語のテキスト', '1'],
+        ['emoji 😀', '2'],
+        [`${ESC}]52;c;eA==\u0007`, '3'],
+      ],
+      maxWidth: 80,
+      color: false,
+    });
+    expect(text.split('\n')).toEqual([
+      `prompt${' '.repeat(16)}  n`,
+      `${'-'.repeat(22)}  -`,
+      `日本語のテキスト${' '.repeat(6)}  1`,
+      `emoji 😀${' '.repeat(14)}  2`,
+      '\\u001b]52;c;eA==\\u0007  3',
+    ]);
+    expect(truncate(`日本語${ESC}[2J`, 5)).toBe('日本…');
+    expect(truncate(`a${ESC}[2J`, 20)).toBe('a\\u001b[2J');
   });
 });

@@ -1,6 +1,8 @@
 import type { Document, Node } from 'yaml';
+import { checkTextDepth, checkValueDepth } from '../input-depth.js';
 import { CliUsageError } from '../usage-error.js';
 import { loadYaml } from '../yaml-loader.js';
+import { yamlValue } from '../yaml-value.js';
 
 /**
  * Splits an `errors[].path` such as `monitoring.metrics[1].type` into keys and indexes:
@@ -69,6 +71,7 @@ export function offsetOf(
  * name lines. A syntax error is a usage error with `file:line:col`.
  */
 export async function parseLocatedFile(text: string, name: string): Promise<LocatedFile> {
+  checkTextDepth(text, name);
   const yaml = await loadYaml();
   const { LineCounter, parseDocument } = yaml;
   const lineCounter = new LineCounter();
@@ -81,8 +84,10 @@ export async function parseLocatedFile(text: string, name: string): Promise<Loca
     });
     throw new CliUsageError(`${name} is not valid JSON or YAML. Fix the syntax below.`, lines);
   }
+  const value = yamlValue(yaml, doc, lineCounter, name);
+  checkValueDepth(value, name);
   return {
-    value: doc.toJS() as unknown,
+    value,
     locate(path) {
       const offset = offsetOf(yaml, doc, parseErrorPath(path));
       return offset === undefined ? undefined : lineCounter.linePos(offset);

@@ -9,14 +9,18 @@ export interface Palette {
   cyan(text: string): string;
 }
 
-function style(open: number, close: number): (text: string) => string {
-  return (text) => `\u001b[${open}m${text}\u001b[${close}m`;
+function style(csi: string, open: number, close: number): (text: string) => string {
+  return (text) => `${csi}${open}m${text}${csi}${close}m`;
 }
 
 const identity = (text: string) => text;
 
-/** A palette that styles when `enabled`, and returns text unchanged otherwise. */
-export function createPalette(enabled: boolean): Palette {
+/**
+ * A palette that styles when `enabled`, and returns text unchanged otherwise. `csi` is written
+ * where the styles need `ESC[`; `aqm` passes its screen guard's marker, so that only its own
+ * styles survive the guard.
+ */
+export function createPalette(enabled: boolean, csi = '\u001b['): Palette {
   if (!enabled) {
     return {
       enabled,
@@ -30,12 +34,12 @@ export function createPalette(enabled: boolean): Palette {
   }
   return {
     enabled,
-    bold: style(1, 22),
-    dim: style(2, 22),
-    green: style(32, 39),
-    red: style(31, 39),
-    yellow: style(33, 39),
-    cyan: style(36, 39),
+    bold: style(csi, 1, 22),
+    dim: style(csi, 2, 22),
+    green: style(csi, 32, 39),
+    red: style(csi, 31, 39),
+    yellow: style(csi, 33, 39),
+    cyan: style(csi, 36, 39),
   };
 }
 

@@ -15,10 +15,17 @@ export class Output {
   readonly width: number | undefined;
   readonly #io: CliIo;
 
-  constructor(io: CliIo, options: { json: boolean; color: boolean }) {
+  /**
+   * `csi` is what the palette writes for `ESC[`: the run's screen guard marker, when `io` writes
+   * through a screen guard.
+   */
+  constructor(io: CliIo, options: { json: boolean; color: boolean; csi?: string | undefined }) {
     this.#io = io;
     this.json = options.json;
-    this.palette = createPalette(!options.json && shouldUseColor(io.env, io.stdout.isTTY, options.color));
+    this.palette = createPalette(
+      !options.json && shouldUseColor(io.env, io.stdout.isTTY, options.color),
+      options.csi,
+    );
     this.width = io.stdout.isTTY === true ? terminalWidth(io) : undefined;
   }
 
