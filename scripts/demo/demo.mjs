@@ -22,8 +22,18 @@ const DEMO_TIMEOUT_MS = 120_000;
 
 const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
 const maxWidth = process.stdout.isTTY ? process.stdout.columns : Number(process.env.COLUMNS) || 120;
-// One line per message, cut to the terminal width; leading indentation kept.
-const say = (text) => console.log(truncate(text.replace(/\s*[\r\n]+\s*/g, ' '), maxWidth));
+// One line per message, cut to the terminal width; leading indentation kept. Lines are joined by
+// splitting, not by a /\s*[\r\n]+\s*/ pattern, which is quadratic on long runs of spaces in a reply.
+const say = (text) => console.log(truncate(oneLineOf(text), maxWidth));
+function oneLineOf(text) {
+  const lines = text.split(/[\r\n]+/);
+  if (lines.length === 1) return text;
+  const last = lines.length - 1;
+  const parts = lines.map((line, i) =>
+    i === 0 ? line.trimEnd() : i === last ? line.trimStart() : line.trim(),
+  );
+  return parts.filter((part, i) => part !== '' || i === 0).join(' ');
+}
 
 async function runDemo(closers) {
   const start = new Date();
