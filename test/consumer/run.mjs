@@ -2,8 +2,9 @@
 // The consumer test: aqm-js as users get it. Every publishable package is packed by pnpm (as
 // `pnpm publish` would pack it, `workspace:` ranges rewritten), then installed with **npm** into
 // fresh projects in the combinations of test/consumer/combos.mjs, in parallel, with one shared npm
-// cache. An install fails on ERESOLVE, on any npm warning about peers or engines, on a second copy
-// of @opentelemetry/api or api-logs, or on a package that must be absent. Each project then runs
+// cache. An install fails on ERESOLVE, on any npm warning about peers, on an engine warning for an
+// @aqm package, on a second copy of @opentelemetry/api or api-logs, or on a package that must be
+// absent. Each project then runs
 // its README example (ESM and CommonJS) against the local service, itself installed from its
 // tarball and started through its `aqm-server` bin, and the test checks that the service stored
 // the example's trace.
@@ -12,25 +13,17 @@
 //
 // `--json` writes vitest-like counts (numPassedTests, numFailedTests) for scripts/test-all.mjs.
 // dist/ must be built first. AQM_CONSUMER_NPM_CACHE overrides the shared cache directory.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { COMBOS } from './combos.mjs';
-import { findCopies, footprint, nodeBinDir, pnpmCommand, run } from './tools.mjs';
+import { installSpecs, npmInstall, packAll } from './packing.mjs';
+import { findCopies, footprint, nodeBinDir, run } from './tools.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values: flags } = parseArgs({
@@ -50,71 +43,7 @@ const record = (name, error) => {
 };
 const indent = (text) => String(text).replace(/^/gm, '    ');
 
-/** Packs every publishable package with pnpm; returns name -> { tarball, manifest }. */
-async function packAll() {
-  const dest = join(work, 'tarballs');
-  mkdirSync(dest);
-  const dirs = readdirSync(join(ROOT, 'packages')).map((d) => join(ROOT, 'packages', d));
-  const packed = {};
-  await Promise.all(
-    dirs.map(async (dir) => {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      if (pkg.private) return;
-      const [cmd, args] = pnpmCommand(['pack', '--pack-destination', dest]);
-      const r = await run(cmd, args, { cwd: dir });
-      if (r.code !== 0) throw new Error(`pnpm pack ${pkg.name} failed:\n${r.output}`);
-      const tarball = join(dest, `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.version}.tgz`);
-      const manifest = JSON.parse(spawnSync('tar', ['-xOzf', tarball, 'package/package.json']).stdout);
-      packed[pkg.name] = { tarball, manifest };
-    }),
-  );
-  return packed;
-}
-
-/** The install specs for a README's package list: @aqm names become tarballs, with their @aqm deps. */
-function installSpecs(names, packed) {
-  const specs = new Set();
-  const addAqm = (name) => {
-    const p = packed[name];
-    if (!p) throw new Error(`${name} is not a packed package`);
-    if (specs.has(p.tarball)) return;
-    specs.add(p.tarball);
-    for (const dep of Object.keys(p.manifest.dependencies ?? {})) if (dep.startsWith('@aqm/')) addAqm(dep);
-  };
-  for (const name of names) name.startsWith('@aqm/') ? addAqm(name) : specs.add(name);
-  return [...specs];
-}
-
-/** npm install into a fresh project; returns the problems found (empty when clean). */
-async function npmInstall(dir, specs, env) {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'package.json'),
-    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true })}\n`,
-  );
-  const r = await run('npm', ['install', '--no-audit', '--no-fund', '--cache', cache, ...specs], {
-    cwd: dir,
-    env,
-  });
-  const problems = [];
-  if (r.code !== 0) problems.push(`npm install exited with ${r.code}`);
-  if (/ERESOLVE/.test(r.output)) problems.push('ERESOLVE');
-  const warnings = r.output.split('\n').filter((l) => /^npm warn/i.test(l));
-  const peerWarnings = warnings.filter((l) => /peer|ERESOLVE|override/i.test(l));
-  if (peerWarnings.length) problems.push(`npm warnings about peers:\n${peerWarnings.join('\n')}`);
-  // An engine warning for one of ours fails; one for a third-party package is shown (see notes).
-  if (/EBADENGINE\s+package: '@aqm\//.test(r.output)) problems.push('npm EBADENGINE for an @aqm package');
-  const notes = [
-    ...new Set(
-      warnings
-        .filter((l) => /EBADENGINE\s+package:/.test(l))
-        .map((l) => l.replace(/^npm warn EBADENGINE\s+/i, '')),
-    ),
-  ];
-  return { problems, output: r.output, notes };
-}
-
-const packed = await packAll();
+const packed = await packAll(ROOT, join(work, 'tarballs'));
 record('pack: every publishable package packed by pnpm', undefined);
 for (const [name, { manifest }] of Object.entries(packed)) {
   const raw = JSON.stringify(manifest);
@@ -129,9 +58,9 @@ const envFor = (combo) =>
 // The service project and the combinations install at once (npm is mostly waiting on the network).
 const serviceDir = join(work, 'service');
 const [service, ...installs] = await Promise.all([
-  npmInstall(serviceDir, installSpecs(['@aqm/server', '@aqm/client'], packed), process.env),
+  npmInstall(serviceDir, installSpecs(['@aqm/server', '@aqm/client'], packed), { cache }),
   ...combos.map((combo) =>
-    npmInstall(join(work, combo.name), installSpecs(combo.install, packed), envFor(combo)),
+    npmInstall(join(work, combo.name), installSpecs(combo.install, packed), { env: envFor(combo), cache }),
   ),
 ]);
 if (service.notes.length) console.log(`  note: service: npm EBADENGINE for ${service.notes.join(', ')}`);
