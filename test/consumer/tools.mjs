@@ -69,5 +69,5 @@ export function findCopies(dir, name) {
 /** Size of node_modules (`du -sb`) and the number of packages in it. */
 export function footprint(dir) {
   const du = spawnSync('du', ['-sb', join(dir, 'node_modules')], { encoding: 'utf8' });
-  return { bytes: Number.parseInt(du.stdout, 10), packages: installedPackages(dir).length };
+  return { bytes: Number.parseInt(du.stdout, 10) || 0, packages: installedPackages(dir).length };
 }
