@@ -43,6 +43,16 @@ export const COMBOS = [
     duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
   },
   {
+    // The zero-code path with a real model client (examples/zero-code), against the fake model.
+    name: 'auto-openai',
+    install: ['@aqm/auto', 'openai', '@aqm/fake-llm'],
+    apps: [
+      { file: 'app.mjs', nodeArgs: ['--import', '@aqm/auto/register'] },
+      { file: 'app.cjs', nodeArgs: ['--require', '@aqm/auto/register'] },
+    ],
+    duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
+  },
+  {
     name: 'express',
     install: [
       '@aqm/express',
