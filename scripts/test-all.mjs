@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Every check and every test, as CI runs them: build, lint/typecheck/package checks, then the
-// whole vitest suite on Node 20 (this Node) and on Node 22 (from the npm registry). Ends on one
-// line "tests: N passed, N failed" summing both runs, and exits non-zero on any failure.
+// Every check and every test, as CI runs them: build, lint/typecheck/package checks, the consumer
+// test (every package packed, installed with npm into fresh projects, README examples run; once,
+// test/consumer/run.mjs), then the whole vitest suite on Node 20 (this Node) and on Node 22 (from
+// the npm registry). Ends on one line "tests: N passed, N failed" summing all runs, and exits
+// non-zero on any failure.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const pnpm = process.env.npm_execpath?.includes('pnpm')
@@ -27,14 +29,19 @@ mkdirSync('.test-results', { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedRuns = 0;
 for (const [label, runner] of [
+  ['consumer test (npm, packed tarballs)', [process.execPath, [join('test', 'consumer', 'run.mjs')]]],
   ['tests on Node 20', [process.execPath, [join('node_modules', 'vitest', 'vitest.mjs')]]],
   ['tests on Node 22', [process.execPath, [join('scripts', 'run-on-node22.mjs'), 'vitest']]],
 ]) {
   const out = join('.test-results', `${label.replace(/\W+/g, '-')}.json`);
+  rmSync(out, { force: true }); // a run that writes nothing must not be counted from a stale file
   console.log(`\n▶ ${label}`);
+  const consumer = runner[1][0].endsWith('run.mjs');
   const r = spawnSync(
     runner[0],
-    [...runner[1], 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    consumer
+      ? [...runner[1], '--json', out]
+      : [...runner[1], 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
     {
       stdio: 'inherit',
     },
@@ -44,7 +51,7 @@ for (const [label, runner] of [
     const json = JSON.parse(readFileSync(out, 'utf8'));
     totals.passed += json.numPassedTests;
     totals.failed += json.numFailedTests;
-    totals.skipped += json.numPendingTests + json.numTodoTests;
+    totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
   } catch {
     failedRuns++;
   }

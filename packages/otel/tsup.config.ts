@@ -1,10 +1,10 @@
-import { packageBuild } from '../../tsup.shared.js';
+import { treeShakableBuild } from '../../tsup.shared.js';
 
 // p-queue (and its p-timeout) are ESM-only: bundled, so the CJS build loads on Node 20 without
 // require(esm). eventemitter3 goes along so both builds share one copy. `shims` gives the CJS
 // build `import.meta.url`, used to require the optional peers synchronously.
 // `pipeline` is the entry @aqm/forwarder feeds decoded OTLP through (one pipeline, no second mapping).
-export default packageBuild(
+export default treeShakableBuild(
   { index: 'src/index.ts', pipeline: 'src/pipeline.ts' },
   { noExternal: ['p-queue', 'p-timeout', 'eventemitter3'], shims: true },
 );

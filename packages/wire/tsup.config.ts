@@ -1,3 +1,3 @@
-import { packageBuild } from '../../tsup.shared.js';
+import { treeShakableBuild } from '../../tsup.shared.js';
 
-export default packageBuild({ index: 'src/index.ts' });
+export default treeShakableBuild({ index: 'src/index.ts' });

@@ -1,0 +1,80 @@
+// The install combinations the READMEs show, as the consumer test (test/consumer/run.mjs) and the
+// footprint report (scripts/install-footprint.mjs) use them. One entry per combination: adding a
+// package (say @aqm/forwarder) is one more line here and an app folder under test/consumer/apps.
+//
+// - install: what the README's `npm install` names; `@aqm/*` names are replaced by the packed
+//   tarballs (with every other @aqm tarball they need), everything else comes from the npm registry.
+// - node: the Node line the project is installed and run with (the 3.x SDK line needs Node 22.15+).
+// - apps: files in test/consumer/apps/<name>/, each run with `node <file>` (`--import`/`--require`
+//   entries in `nodeArgs`), against the local service installed from its tarball. Each prints one
+//   JSON line `{ "prompt": ..., "applicationId"?: ... }`: the test then looks for a
+//   trace with that prompt in the application (the one it made, or the one printed).
+// - absent: packages that must not be installed (`@aqm/auto` must not bring LangChain).
+// - duplicatesUnder: a second copy of an OpenTelemetry API package accepted below the named
+//   package (a third-party pin we cannot change); any other second copy fails the install.
+export const COMBOS = [
+  {
+    name: 'otel-sdk-2',
+    install: [
+      '@aqm/otel',
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/sdk-trace-node',
+    ],
+    apps: ['processor.mjs', 'processor.cjs'],
+  },
+  {
+    name: 'otel-sdk-3',
+    node: 22,
+    install: ['@aqm/otel', '@opentelemetry/api', '@opentelemetry/sdk-trace'],
+    apps: ['processor.mjs', 'processor.cjs'],
+  },
+  {
+    name: 'auto',
+    install: ['@aqm/auto'],
+    apps: [
+      { file: 'app.mjs', nodeArgs: ['--import', '@aqm/auto/register'] },
+      { file: 'app.cjs', nodeArgs: ['--require', '@aqm/auto/register'] },
+    ],
+    absent: ['@langchain/core', 'langsmith', 'js-tiktoken'],
+    // @traceloop/instrumentation-anthropic 0.27 depends on @opentelemetry/instrumentation ^0.203,
+    // which pins its own api-logs. Only that instrumentation's base class uses it, and copies of
+    // api-logs share the global logger provider (by compatibility version), so nothing is lost.
+    duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
+  },
+  {
+    // The zero-code path with a real model client (examples/zero-code), against the fake model.
+    name: 'auto-openai',
+    install: ['@aqm/auto', 'openai', '@aqm/fake-llm'],
+    apps: [
+      { file: 'app.mjs', nodeArgs: ['--import', '@aqm/auto/register'] },
+      { file: 'app.cjs', nodeArgs: ['--require', '@aqm/auto/register'] },
+    ],
+    duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
+  },
+  {
+    name: 'express',
+    install: [
+      '@aqm/express',
+      '@opentelemetry/api',
+      '@aqm/otel',
+      '@opentelemetry/sdk-trace-node',
+      '@aqm/client',
+      'express',
+    ],
+    apps: ['app.mjs', 'app.cjs'],
+  },
+  {
+    name: 'langchain',
+    install: [
+      '@aqm/langchain',
+      '@aqm/otel',
+      '@langchain/core',
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-trace-node',
+    ],
+    apps: ['chain.mjs', 'chain.cjs'],
+  },
+  { name: 'client', install: ['@aqm/client'], apps: ['example.mjs', 'example.cjs'] },
+  { name: 'cli', install: ['@aqm/cli'], apps: ['commands.mjs'] },
+];

@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// The consumer test: aqm-js as users get it. Every publishable package is packed by pnpm (as
+// `pnpm publish` would pack it, `workspace:` ranges rewritten), then installed with **npm** into
+// fresh projects in the combinations of test/consumer/combos.mjs, in parallel, with one shared npm
+// cache. An install fails on ERESOLVE, on any npm warning about peers, on an engine warning for an
+// @aqm package, on a second copy of @opentelemetry/api or api-logs, or on a package that must be
+// absent. Each project then runs
+// its README example (ESM and CommonJS) against the local service, itself installed from its
+// tarball and started through its `aqm-server` bin, and the test checks that the service stored
+// the example's trace.
+//
+//   node test/consumer/run.mjs [--json <file>] [--only <combo,...>] [--keep]
+//
+// `--json` writes vitest-like counts (numPassedTests, numFailedTests) for scripts/test-all.mjs.
+// dist/ must be built first. AQM_CONSUMER_NPM_CACHE overrides the shared cache directory.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { COMBOS } from './combos.mjs';
+import { installSpecs, npmInstall, packAll } from './packing.mjs';
+import { findCopies, footprint, nodeBinDir, run } from './tools.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values: flags } = parseArgs({
+  options: { json: { type: 'string' }, only: { type: 'string' }, keep: { type: 'boolean' } },
+});
+const started = Date.now();
+const work = mkdtempSync(join(tmpdir(), 'aqm-consumer-'));
+const cache = process.env.AQM_CONSUMER_NPM_CACHE ?? join(tmpdir(), 'aqm-consumer-npm-cache');
+// Removed however the run ends (a failed pack or install throws), unless --keep.
+process.on('exit', () =>
+  flags.keep ? console.log(`kept ${work}`) : rmSync(work, { recursive: true, force: true }),
+);
+const results = [];
+const record = (name, error) => {
+  results.push({ name, error });
+  console.log(error ? `✗ ${name}\n${indent(error)}` : `✓ ${name}`);
+};
+const indent = (text) => String(text).replace(/^/gm, '    ');
+
+const packed = await packAll(ROOT, join(work, 'tarballs'));
+record('pack: every publishable package packed by pnpm', undefined);
+for (const [name, { manifest }] of Object.entries(packed)) {
+  const raw = JSON.stringify(manifest);
+  record(`pack: ${name} manifest has no workspace: range`, raw.includes('workspace:') ? raw : undefined);
+}
+
+const combos = flags.only ? COMBOS.filter((c) => flags.only.split(',').includes(c.name)) : COMBOS;
+const node22 = combos.some((c) => c.node === 22) ? await nodeBinDir(22) : undefined;
+const envFor = (combo) =>
+  combo.node === 22 ? { ...process.env, PATH: `${node22}:${process.env.PATH}` } : { ...process.env };
+
+// The service project and the combinations install at once (npm is mostly waiting on the network).
+const serviceDir = join(work, 'service');
+const [service, ...installs] = await Promise.all([
+  npmInstall(serviceDir, installSpecs(['@aqm/server', '@aqm/client'], packed), { cache }),
+  ...combos.map((combo) =>
+    npmInstall(join(work, combo.name), installSpecs(combo.install, packed), { env: envFor(combo), cache }),
+  ),
+]);
+if (service.notes.length) console.log(`  note: service: npm EBADENGINE for ${service.notes.join(', ')}`);
+if (service.problems.length)
+  throw new Error(`installing @aqm/server failed: ${service.problems.join('; ')}\n${service.output}`);
+
+const apiKey = `consumer-${randomUUID()}`;
+const server = spawn(
+  join(serviceDir, 'node_modules', '.bin', 'aqm-server'),
+  ['--port', '0', '--api-key', apiKey],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const baseUrl = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (chunk) => {
+    out += chunk;
+    const m = /export AQM_BASE_URL=(\S+)/.exec(out);
+    if (m) resolve(m[1]);
+  });
+  server.once('exit', (code) => reject(new Error(`aqm-server exited with ${code}: ${out}`)));
+});
+record('service: @aqm/server from its tarball, started by its aqm-server bin', undefined);
+const { AqmClient } = createRequire(join(serviceDir, 'package.json'))('@aqm/client');
+const client = new AqmClient({ apiKey, baseUrl });
+
+try {
+  await Promise.all(
+    combos.map(async (combo, i) => {
+      const dir = join(work, combo.name);
+      const { problems, output } = installs[i];
+      const sizes = footprint(dir);
+      const copies = ['@opentelemetry/api', '@opentelemetry/api-logs'].map((n) => [n, findCopies(dir, n)]);
+      for (const [n, all] of copies) {
+        const allowedUnder = combo.duplicatesUnder?.[n];
+        const found = all.filter((p) => !allowedUnder || !p.includes(`node_modules/${allowedUnder}/`));
+        if (found.length > 1) problems.push(`${found.length} copies of ${n}: ${found.join(', ')}`);
+      }
+      for (const n of combo.absent ?? [])
+        if (existsSync(join(dir, 'node_modules', n))) problems.push(`${n} installed`);
+      if (installs[i].notes.length)
+        console.log(
+          `  note: ${combo.name}: npm EBADENGINE on Node ${process.versions.node.split('.')[0]} for ${installs[i].notes.join(', ')}`,
+        );
+      record(
+        `install ${combo.name} (npm install ${combo.install.join(' ')}): ${sizes.packages} packages, ${(sizes.bytes / 1e6).toFixed(1)} MB`,
+        problems.length ? `${problems.join('\n')}\n${output}` : undefined,
+      );
+      if (problems.length) return;
+      for (const app of combo.apps) {
+        const { file, nodeArgs = [] } = typeof app === 'string' ? { file: app } : app;
+        cpSync(join(ROOT, 'test', 'consumer', 'apps', combo.name, file), join(dir, file));
+        const appName = `consumer-${combo.name}-${file}-${randomUUID()}`;
+        const application = await client.applications.create({ name: appName });
+        const env = {
+          ...envFor(combo),
+          AQM_API_KEY: apiKey,
+          AQM_BASE_URL: baseUrl,
+          AQM_APPLICATION_ID: application.id,
+          OTEL_LOG_LEVEL: 'warn',
+        };
+        if (nodeArgs.length) {
+          delete env.AQM_APPLICATION_ID; // @aqm/auto's README path: the application found by name
+          env.AQM_APPLICATION_NAME = appName;
+        }
+        const r = await run('node', [...nodeArgs, file], { cwd: dir, env, timeoutMs: 60_000 });
+        record(
+          `run ${combo.name}/${file}${node22 && combo.node === 22 ? ' (Node 22)' : ''}`,
+          await check(r, application.id),
+        );
+      }
+    }),
+  );
+} finally {
+  await client.close();
+  server.kill('SIGTERM');
+}
+
+/** Undefined when the app succeeded and the service holds a trace with the prompt it printed. */
+async function check(r, applicationId) {
+  if (r.code !== 0) return `exit ${r.code}\n${r.output}`;
+  const line = r.stdout.trim().split('\n').at(-1);
+  let printed;
+  try {
+    printed = JSON.parse(line);
+  } catch {
+    return `no JSON line at the end of the output\n${r.output}`;
+  }
+  const appId = printed.applicationId ?? applicationId;
+  const { data } = await client.traces.list(appId, { limit: 10 });
+  if (!data.some((t) => typeof t.prompt === 'string' && t.prompt.includes(printed.prompt))) {
+    return `no trace with prompt ${JSON.stringify(printed.prompt)} in the service (got ${JSON.stringify(data.map((t) => t.prompt))})\n${r.output}`;
+  }
+  return undefined;
+}
+
+const failed = results.filter((r) => r.error).length;
+const seconds = ((Date.now() - started) / 1000).toFixed(0);
+console.log(`consumer test: ${results.length - failed} passed, ${failed} failed in ${seconds} s`);
+if (flags.json) {
+  writeFileSync(
+    flags.json,
+    JSON.stringify({ numPassedTests: results.length - failed, numFailedTests: failed }),
+  );
+}
+process.exit(failed ? 1 : 0);
