@@ -9,6 +9,7 @@ import {
   rangeOption,
   stringOption,
 } from './option-checks.js';
+import { type PersistOptions, resolvePersistOptions } from './persist-options.js';
 import type { MaskFunction } from './privacy/mask.js';
 
 /**
@@ -76,6 +77,15 @@ export interface AqmOtelOptions {
   sampleRate?: number;
   /** Last say on each record: `false` keeps it from being sent. A throwing predicate keeps the record. */
   shouldExport?: (record: EvaluationTrace) => boolean;
+  /**
+   * A folder where traces the service has not accepted are kept on disk instead of being dropped
+   * (a full memory queue, a batch whose retry time ran out, what is left at shutdown), and sent
+   * from there, oldest first, once the service answers, by this or the next process using the
+   * folder. Default: `AQM_PERSIST_DIR`; off when unset. See the README's "Durable delivery".
+   */
+  persistDir?: string;
+  /** Bytes of spill files `persistDir` may hold; past it the oldest files are deleted. Default 256 MiB. */
+  maxDiskBytes?: number;
 }
 
 /** The options with defaults applied and every value checked. */
@@ -105,6 +115,8 @@ export interface ResolvedOptions {
   mask: MaskFunction | undefined;
   sampleRate: number;
   shouldExport: ((record: EvaluationTrace) => boolean) | undefined;
+  persistDir: PersistOptions['persistDir'];
+  maxDiskBytes: number;
 }
 
 const MIB = 1024 * 1024;
@@ -133,6 +145,8 @@ const KNOWN_OPTIONS = new Set<string>([
   'mask',
   'sampleRate',
   'shouldExport',
+  'persistDir',
+  'maxDiskBytes',
 ]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -284,5 +298,6 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     mask: functionOption<MaskFunction>('mask', raw.mask),
     sampleRate: rangeOption('sampleRate', raw.sampleRate, 1, 0, 1),
     shouldExport: functionOption<(record: EvaluationTrace) => boolean>('shouldExport', raw.shouldExport),
+    ...resolvePersistOptions(raw, env),
   };
 }

@@ -35,6 +35,20 @@ export interface SenderOptions {
   maxValueChars: number;
   timing?: Partial<SenderTiming>;
   logger?: DiagLogger;
+  /** Where what memory cannot keep goes instead of being dropped (`persistDir`); none by default. */
+  overflow?: OverflowStore;
+}
+
+/** The sender's view of the disk behind its queue. */
+export interface OverflowStore {
+  /** Whether the disk takes writes now. */
+  readonly writable: boolean;
+  /** Whether `bytes` of new records may wait for the disk now (its write buffer is bounded). */
+  canBuffer(bytes: number): boolean;
+  /** Writes records; resolves true once they are on disk, false when the disk refused them. */
+  write(records: readonly { traceId: string; body: Buffer }[]): Promise<boolean>;
+  /** The sender has room again, or the service answered. */
+  poke(): void;
 }
 
 /** Counters of the sender, part of `stats()`. */

@@ -8,6 +8,8 @@ import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
 import { isSampledIn } from '../privacy/sampling.js';
 import type { ReadableSpan } from '../sdk-types.js';
+import { DiskSpill } from '../spill/disk-spill.js';
+import type { DiskStats } from '../spill/spill-ledger.js';
 import { ApplicationIdSource } from './application-id.js';
 import type { DeliveryOutcome } from './queued-trace.js';
 import type { SenderStats, SenderTiming, SubmitBatch } from './sender-types.js';
@@ -34,6 +36,8 @@ export interface AqmStats extends SenderStats {
   sampledOutTraces: number;
   /** Records `shouldExport` said no to. */
   filteredTraces: number;
+  /** What `persistDir` holds and what went through it; absent when it is not set. */
+  disk?: DiskStats;
 }
 
 /** The minimal client surface the pipeline needs. */
@@ -61,6 +65,7 @@ export class TracePipeline {
   readonly #ownsClient: boolean;
   readonly #assembler: TraceAssembler;
   readonly #sender: TraceSender;
+  readonly #spill: DiskSpill | undefined;
   readonly #recordOptions: RecordOptions;
   /** Tickets of the traces completed during the current `addSpans()` call. */
   #collector: Promise<DeliveryOutcome>[] | undefined;
@@ -96,8 +101,19 @@ export class TracePipeline {
         timeoutMs: options.requestTimeoutMs,
         maxRetries: 0,
       });
+    this.#spill =
+      options.persistDir === undefined
+        ? undefined
+        : new DiskSpill({
+            dir: options.persistDir,
+            maxDiskBytes: options.maxDiskBytes,
+            maxBatchTraces: options.maxBatchTraces,
+            maxBatchBytes: options.maxBatchBytes,
+            logger: this.#logger,
+          });
     this.#sender = new TraceSender({
       ...options,
+      overflow: this.#spill,
       // A getter: the 404 message names the id, which may only be known later.
       get applicationId() {
         return applicationId.label;
@@ -106,6 +122,7 @@ export class TracePipeline {
       timing: internals.timing,
       logger: this.#logger,
     });
+    this.#spill?.attach(this.#sender);
     this.#recordOptions = {
       environment: options.environment,
       appVersion: options.appVersion,
@@ -180,13 +197,22 @@ export class TracePipeline {
 
   /** The pipeline's counters. */
   stats(): AqmStats {
-    return {
+    const stats: AqmStats = {
       ...this.#sender.stats(),
       openTraces: this.#assembler.openTraces,
       skippedTraces: this.#skipped,
       sampledOutTraces: this.#sampledOut,
       filteredTraces: this.#filtered,
     };
+    if (this.#spill !== undefined) {
+      stats.disk = this.#spill.stats();
+      const evicted = this.#spill.evictedTraces;
+      if (evicted > 0) {
+        stats.droppedTraces.total += evicted;
+        stats.droppedTraces.byReason['disk-full'] = evicted;
+      }
+    }
+    return stats;
   }
 
   async #shutdown(): Promise<void> {
@@ -202,6 +228,7 @@ export class TracePipeline {
       );
     }
     await this.#sender.shutdown(this.#options.shutdownTimeoutMs);
+    await this.#spill?.close();
     if (this.#ownsClient && this.#client.close !== undefined) {
       const left = Math.max(100, this.#options.shutdownTimeoutMs - (Date.now() - startedAt));
       let timer: NodeJS.Timeout | undefined;

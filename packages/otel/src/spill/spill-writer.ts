@@ -1,0 +1,148 @@
+import { encodeSpillFile, parseSpillFileName, type SpillRecord, spillFileName } from './spill-file.js';
+import type { SpillFolder } from './spill-folder.js';
+import type { SpillLedger } from './spill-ledger.js';
+
+/** What the writer reports to the spill unit. */
+export interface WriterEvents {
+  /** A write failed: the disk refuses (full, read-only, no permission). */
+  refused(error: unknown): void;
+  /** A write succeeded. */
+  wrote(traces: number): void;
+  /** Pool files deleted to stay within `maxDiskBytes`, or a batch that could not fit. */
+  evicted(traces: number, message: string): void;
+}
+
+interface Group {
+  records: SpillRecord[];
+  bytes: number;
+  done: Promise<boolean>;
+  resolve: (ok: boolean) => void;
+}
+
+/**
+ * Writes records to the folder, one file per batch: records handed over within one turn of the
+ * event loop are grouped (up to a request's size) and written in order, one file at a time, so
+ * a burst costs few files and the disk is never hit by many writes at once. Before each write the
+ * oldest pool files are deleted while the folder would pass `maxDiskBytes`.
+ */
+export class SpillWriter {
+  readonly #folder: SpillFolder;
+  readonly #ledger: SpillLedger;
+  readonly #events: WriterEvents;
+  readonly #limits: { maxTraces: number; maxBytes: number; maxDiskBytes: number };
+  #open: Group | undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #sequence = 0;
+  /** Bytes handed over and not yet on disk. */
+  buffered = 0;
+
+  constructor(
+    folder: SpillFolder,
+    ledger: SpillLedger,
+    events: WriterEvents,
+    limits: { maxTraces: number; maxBytes: number; maxDiskBytes: number },
+  ) {
+    this.#folder = folder;
+    this.#ledger = ledger;
+    this.#events = events;
+    this.#limits = limits;
+  }
+
+  /** Queues records for the disk; resolves true once they are in a file renamed into place. */
+  write(records: readonly SpillRecord[]): Promise<boolean> {
+    const results: Promise<boolean>[] = [];
+    for (const record of records) {
+      const bytes = record.body.length + record.traceId.length + 2;
+      let group = this.#open;
+      if (
+        group !== undefined &&
+        (group.records.length >= this.#limits.maxTraces || group.bytes + bytes > this.#limits.maxBytes)
+      ) {
+        this.#seal();
+        group = undefined;
+      }
+      group ??= this.#startGroup();
+      group.records.push(record);
+      group.bytes += bytes;
+      this.buffered += bytes;
+      if (results.at(-1) !== group.done) results.push(group.done);
+    }
+    return results.length === 1
+      ? (results[0] as Promise<boolean>)
+      : Promise.all(results).then((all) => all.every(Boolean));
+  }
+
+  /** Resolves once everything handed over so far was written (or refused). */
+  async drain(): Promise<void> {
+    this.#seal();
+    await this.#chain;
+  }
+
+  #startGroup(): Group {
+    let resolve!: (ok: boolean) => void;
+    const done = new Promise<boolean>((r) => {
+      resolve = r;
+    });
+    const group: Group = { records: [], bytes: 0, done, resolve };
+    this.#open = group;
+    // Records handed over in the same turn (a burst of ended traces) share one file.
+    setImmediate(() => {
+      if (this.#open === group) this.#seal();
+    });
+    return group;
+  }
+
+  #seal(): void {
+    const group = this.#open;
+    if (group === undefined) return;
+    this.#open = undefined;
+    this.#chain = this.#chain.then(async () => {
+      let ok = false;
+      try {
+        ok = await this.#writeGroup(group);
+      } catch (error) {
+        this.#events.refused(error);
+      }
+      this.buffered -= group.bytes;
+      group.resolve(ok);
+    });
+  }
+
+  async #writeGroup(group: Group): Promise<boolean> {
+    const data = encodeSpillFile(group.records);
+    if (!(await this.#makeRoom(data.length, group.records.length))) return false;
+    this.#sequence += 1;
+    const name = spillFileName(Date.now(), this.#folder.id, this.#sequence, group.records.length, data.length);
+    await this.#folder.writeAtomic(name, data);
+    this.#ledger.addToPool(parseSpillFileName(name) as NonNullable<ReturnType<typeof parseSpillFileName>>);
+    this.#events.wrote(group.records.length);
+    return true;
+  }
+
+  /** Deletes the oldest pool files until `bytes` more fit; false (batch evicted) when they cannot. */
+  async #makeRoom(bytes: number, traces: number): Promise<boolean> {
+    const { maxDiskBytes } = this.#limits;
+    if (bytes > maxDiskBytes) {
+      this.#events.evicted(traces, `a batch of ${bytes} bytes is larger than maxDiskBytes (${maxDiskBytes})`);
+      return false;
+    }
+    while (this.#ledger.bytes + bytes > maxDiskBytes) {
+      const oldest = this.#ledger.oldest();
+      if (oldest === undefined) {
+        this.#events.evicted(
+          traces,
+          `the folder is full (maxDiskBytes ${maxDiskBytes}) with files other processes are sending`,
+        );
+        return false;
+      }
+      this.#ledger.removeFromPool(oldest);
+      if (await this.#folder.removeFromPool(oldest.name)) {
+        this.#events.evicted(
+          oldest.traces,
+          `maxDiskBytes (${maxDiskBytes}) reached: the oldest file (${oldest.traces} traces) was deleted`,
+        );
+      }
+    }
+    return true;
+  }
+}
