@@ -166,7 +166,8 @@ export class TraceSender {
    * only one file at a time is in memory, retried on the backoff schedule like any batch).
    */
   canTakeReplay(traces: number, bytes: number): boolean {
-    if (this.#closing || this.#held.waiting > 0 || this.#activeBatches >= this.#options.concurrency) return false;
+    if (this.#closing || this.#held.waiting > 0 || this.#activeBatches >= this.#options.concurrency)
+      return false;
     if (this.#held.count === 0) return true;
     if (this.#delivery.failing || this.#pause.paused) return false;
     const { maxQueueTraces, maxQueueBytes } = this.#options;
@@ -215,7 +216,11 @@ export class TraceSender {
       this.#hardStop.abort();
       const left = this.#held.takeAll();
       if (left.length > 0) {
-        this.#giveUp(left, 'shutdown', `${left.length} trace(s) not delivered within shutdownTimeoutMs (${timeoutMs} ms)`);
+        this.#giveUp(
+          left,
+          'shutdown',
+          `${left.length} trace(s) not delivered within shutdownTimeoutMs (${timeoutMs} ms)`,
+        );
         // What goes to disk is written before shutdown resolves.
         await Promise.all(left.map((entry) => entry.settled));
       }

@@ -77,7 +77,11 @@ export class DiskSpill implements OverflowStore {
           this.#logger.warn(`Dropped ${traces} trace(s) from persistDir, reason disk-full: ${message}`);
         },
       },
-      { maxTraces: options.maxBatchTraces, maxBytes: options.maxBatchBytes, maxDiskBytes: options.maxDiskBytes },
+      {
+        maxTraces: options.maxBatchTraces,
+        maxBytes: options.maxBatchBytes,
+        maxDiskBytes: options.maxDiskBytes,
+      },
     );
   }
 

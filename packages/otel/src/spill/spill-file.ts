@@ -97,6 +97,7 @@ export function decodeSpillFile(data: Buffer): { records: SpillRecord[] } | { pr
     });
     start = end + 1;
   }
-  if (records.length !== count) return { problem: `${records.length} records where the header says ${count}` };
+  if (records.length !== count)
+    return { problem: `${records.length} records where the header says ${count}` };
   return { records };
 }

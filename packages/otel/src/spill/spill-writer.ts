@@ -112,7 +112,13 @@ export class SpillWriter {
     const data = encodeSpillFile(group.records);
     if (!(await this.#makeRoom(data.length, group.records.length))) return false;
     this.#sequence += 1;
-    const name = spillFileName(Date.now(), this.#folder.id, this.#sequence, group.records.length, data.length);
+    const name = spillFileName(
+      Date.now(),
+      this.#folder.id,
+      this.#sequence,
+      group.records.length,
+      data.length,
+    );
     await this.#folder.writeAtomic(name, data);
     this.#ledger.addToPool(parseSpillFileName(name) as NonNullable<ReturnType<typeof parseSpillFileName>>);
     this.#events.wrote(group.records.length);
