@@ -26,7 +26,7 @@ describe('spill file format', () => {
       problem: expect.stringMatching(/torn/),
     });
     const changed = Buffer.from(whole);
-    changed[changed.length - 5] ^= 0x01;
+    changed[changed.length - 5] = (changed[changed.length - 5] ?? 0) ^ 0x01;
     expect(decodeSpillFile(changed)).toEqual({ problem: 'checksum mismatch' });
     expect(decodeSpillFile(Buffer.from('AQMSPILL9 1 2 00000000\n{}'))).toMatchObject({
       problem: expect.stringMatching(/unknown format version/),

@@ -21,6 +21,8 @@ import {
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
 import { sleep } from './sleep.js';
 
+const PERSISTED: Promise<DeliveryOutcome> = Promise.resolve('persisted');
+
 const DEFAULT_TIMING: SenderTiming = {
   backoff: DEFAULT_BACKOFF,
   random: Math.random,
@@ -176,6 +178,8 @@ export class TraceSender {
 
   /** Queues records read back from disk; they go out at once (they have waited long enough). */
   admit(records: readonly { traceId: string; body: Buffer }[], queuedAt: number): Promise<DeliveryOutcome>[] {
+    // Shutdown began while the file was being read: its records stay on disk.
+    if (this.#closing) return records.map(() => PERSISTED);
     const tickets = records.map((record) => {
       const entry = queuedTraceOfBody(record.traceId, record.body, this.#linger.nextSequence(), {
         queuedAt,

@@ -90,12 +90,13 @@ export class DiskSpill implements OverflowStore {
     this.#target = target;
     this.#timer = setInterval(() => void this.#tick(), HEARTBEAT_MS);
     this.#timer.unref();
-    void this.#tick();
+    // Writes wait for the folder to be opened; a trace that overflows meanwhile is not turned away.
+    this.#writer.waitFor(this.#tick());
   }
 
-  /** Whether the disk takes writes now. */
+  /** Whether the disk takes writes now (presumed until the folder has refused one). */
   get writable(): boolean {
-    return this.#opened && !this.#closing && Date.now() >= this.#downUntil;
+    return !this.#closing && Date.now() >= this.#downUntil;
   }
 
   /** Whether `bytes` of new records may wait for the disk without passing the write buffer's bound. */
@@ -202,6 +203,11 @@ export class DiskSpill implements OverflowStore {
         this.#ledger.unclaimed(next);
         await this.#quarantine(this.#folder.claimedPath(next.name), next.name, decoded.problem);
         continue;
+      }
+      if (this.#closing) {
+        this.#ledger.unclaimed(next);
+        await this.#folder.release(next.name);
+        return;
       }
       const tickets = target.admit(decoded.records, next.writtenAt);
       const finishing = Promise.all(tickets)

@@ -72,6 +72,11 @@ export class SpillWriter {
       : Promise.all(results).then((all) => all.every(Boolean));
   }
 
+  /** Holds every write until `ready` settles (the folder being opened at start-up). */
+  waitFor(ready: Promise<void>): void {
+    this.#chain = this.#chain.then(() => ready);
+  }
+
   /** Resolves once everything handed over so far was written (or refused). */
   async drain(): Promise<void> {
     this.#seal();
