@@ -93,7 +93,7 @@ describe('persistDir across processes (child processes, the local service)', () 
     const replayed = [first, second].map(
       (child) => (child.lines[0] as { stats: AqmStats }).stats.disk?.replayedTraces ?? 0,
     );
-    expect(replayed[0] + replayed[1]).toBe(ids.length);
+    expect((replayed[0] ?? 0) + (replayed[1] ?? 0)).toBe(ids.length);
     console.info(`[persist-shared] ${ids.length} traces replayed by two processes: ${replayed.join(' + ')}`);
   }, 60_000);
 });
