@@ -23,7 +23,14 @@ afterEach(async () => {
 });
 
 function spillFor(logger = new CaptureLogger(), maxDiskBytes = 64 * 1024 * 1024) {
-  return new DiskSpill({ dir, maxDiskBytes, maxBatchTraces: 50, maxBatchBytes: 1024 * 1024, logger });
+  return new DiskSpill({
+    dir,
+    maxDiskBytes,
+    maxBatchTraces: 50,
+    maxBatchBytes: 1024 * 1024,
+    batchDelayMs: 0,
+    logger,
+  });
 }
 
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {

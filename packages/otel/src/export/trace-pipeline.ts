@@ -109,6 +109,7 @@ export class TracePipeline {
             maxDiskBytes: options.maxDiskBytes,
             maxBatchTraces: options.maxBatchTraces,
             maxBatchBytes: options.maxBatchBytes,
+            batchDelayMs: options.batchDelayMs,
             logger: this.#logger,
           });
     this.#sender = new TraceSender({

@@ -26,6 +26,8 @@ export interface DiskSpillOptions {
   /** A file holds at most one request's worth. */
   maxBatchTraces: number;
   maxBatchBytes: number;
+  /** How long a partial file waits for more records (`batchDelayMs`). */
+  batchDelayMs: number;
   logger: DiagLogger;
 }
 
@@ -80,6 +82,7 @@ export class DiskSpill implements OverflowStore {
       {
         maxTraces: options.maxBatchTraces,
         maxBytes: options.maxBatchBytes,
+        lingerMs: options.batchDelayMs,
         maxDiskBytes: options.maxDiskBytes,
       },
     );
@@ -190,9 +193,13 @@ export class DiskSpill implements OverflowStore {
     for (;;) {
       const next = this.#ledger.oldest();
       if (this.#closing || next === undefined || !target.canTakeReplay(next.traces, next.bytes)) return;
+      // Counted as claimed before the rename, so stats() never misses it in between.
       this.#ledger.removeFromPool(next);
-      if (!(await this.#folder.claim(next.name))) continue; // another process has it
       this.#ledger.claimed(next);
+      if (!(await this.#folder.claim(next.name))) {
+        this.#ledger.unclaimed(next); // another process has it
+        continue;
+      }
       let decoded: ReturnType<typeof decodeSpillFile>;
       try {
         decoded = decodeSpillFile(await this.#folder.readClaimed(next.name));
@@ -215,6 +222,8 @@ export class DiskSpill implements OverflowStore {
         .catch((error: unknown) => this.#logger.warn(`persistDir: ${String(error)}`));
       this.#finishing.add(finishing);
       void finishing.finally(() => this.#finishing.delete(finishing));
+      // Lets the sender take these into a request, so the next file can fill the next free slot.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -12,6 +12,15 @@ export interface WriterEvents {
   evicted(traces: number, message: string): void;
 }
 
+/** A file's size (one request's worth), how long a partial file waits to fill, and the folder's bound. */
+export interface WriterLimits {
+  maxTraces: number;
+  maxBytes: number;
+  /** Longest a partial file waits for more records (`batchDelayMs`); 0: the end of the event-loop turn. */
+  lingerMs: number;
+  maxDiskBytes: number;
+}
+
 interface Group {
   records: SpillRecord[];
   bytes: number;
@@ -20,8 +29,8 @@ interface Group {
 }
 
 /**
- * Writes records to the folder, one file per batch: records handed over within one turn of the
- * event loop are grouped (up to a request's size) and written in order, one file at a time, so
+ * Writes records to the folder, one file per batch: records handed over within `lingerMs` are
+ * grouped (up to a request's size) and written in order, one file at a time, so
  * a burst costs few files and the disk is never hit by many writes at once. Before each write the
  * oldest pool files are deleted while the folder would pass `maxDiskBytes`.
  */
@@ -29,19 +38,14 @@ export class SpillWriter {
   readonly #folder: SpillFolder;
   readonly #ledger: SpillLedger;
   readonly #events: WriterEvents;
-  readonly #limits: { maxTraces: number; maxBytes: number; maxDiskBytes: number };
+  readonly #limits: WriterLimits;
   #open: Group | undefined;
   #chain: Promise<void> = Promise.resolve();
   #sequence = 0;
   /** Bytes handed over and not yet on disk. */
   buffered = 0;
 
-  constructor(
-    folder: SpillFolder,
-    ledger: SpillLedger,
-    events: WriterEvents,
-    limits: { maxTraces: number; maxBytes: number; maxDiskBytes: number },
-  ) {
+  constructor(folder: SpillFolder, ledger: SpillLedger, events: WriterEvents, limits: WriterLimits) {
     this.#folder = folder;
     this.#ledger = ledger;
     this.#events = events;
@@ -90,10 +94,12 @@ export class SpillWriter {
     });
     const group: Group = { records: [], bytes: 0, done, resolve };
     this.#open = group;
-    // Records handed over in the same turn (a burst of ended traces) share one file.
-    setImmediate(() => {
+    // Records handed over meanwhile share one file: fewer files, fewer fsyncs, during an outage.
+    const seal = () => {
       if (this.#open === group) this.#seal();
-    });
+    };
+    if (this.#limits.lingerMs > 0) setTimeout(seal, this.#limits.lingerMs).unref();
+    else setImmediate(seal);
     return group;
   }
 
