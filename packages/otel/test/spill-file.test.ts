@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   decodeSpillFile,
-  encodeSpillFile,
+  encodeSpillFile as encodeParts,
   parseSpillFileName,
   spillFileName,
 } from '../src/spill/spill-file.js';
+
+const encodeSpillFile = (items: Parameters<typeof encodeParts>[0]) => Buffer.concat(encodeParts(items));
 
 const records = [
   { traceId: 'a'.repeat(32), body: Buffer.from('{"traceId":"a","prompt":"héllo\\nworld"}') },

@@ -50,16 +50,28 @@ export function parseSpillFileName(name: string): SpillFileName | undefined {
   return { name, writtenAt: Number(match[1]), traces: Number(match[4]), bytes: Number(match[5]) };
 }
 
-/** The bytes of a spill file holding `records`. */
-export function encodeSpillFile(records: readonly SpillRecord[]): Buffer {
-  const parts: Buffer[] = [];
+/**
+ * The bytes of a spill file holding `records`, as the pieces to write in order (the records'
+ * bodies are not copied: a file is written with one `writev`).
+ */
+export function encodeSpillFile(records: readonly SpillRecord[]): Buffer[] {
+  const parts: Buffer[] = [Buffer.alloc(0)];
+  let length = 0;
+  let checksum = 0;
   for (const record of records) {
     // A trace id is hex from the SDK; anything that could break the line format is removed.
-    parts.push(Buffer.from(`${record.traceId.replace(/[\t\r\n]/g, '')}\t`, 'utf8'), record.body, NEWLINE);
+    const id = Buffer.from(`${record.traceId.replace(/[\t\r\n]/g, '')}\t`, 'utf8');
+    for (const part of [id, record.body, NEWLINE]) {
+      parts.push(part);
+      length += part.length;
+      checksum = crc32(part, checksum);
+    }
   }
-  const payload = Buffer.concat(parts);
-  const header = `${MAGIC} ${records.length} ${payload.length} ${crc32(payload).toString(16).padStart(8, '0')}\n`;
-  return Buffer.concat([Buffer.from(header, 'latin1'), payload]);
+  parts[0] = Buffer.from(
+    `${MAGIC} ${records.length} ${length} ${checksum.toString(16).padStart(8, '0')}\n`,
+    'latin1',
+  );
+  return parts;
 }
 
 const NEWLINE = Buffer.from('\n');

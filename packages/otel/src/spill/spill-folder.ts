@@ -62,12 +62,28 @@ export class SpillFolder {
    * Writes `data` as pool file `name`: temp file, fsync, rename. A crash leaves a whole file or
    * none (a temp file in this owner's folder, removed when the folder is taken over).
    */
-  async writeAtomic(name: string, data: Buffer): Promise<void> {
+  async writeAtomic(name: string, data: readonly Buffer[]): Promise<void> {
     this.#tempSequence += 1;
     const temp = join(this.ownerDir, `tmp-${this.#tempSequence}`);
     const handle = await fs.open(temp, 'w', FILE_MODE);
     try {
-      await handle.writeFile(data);
+      let pieces = data;
+      let written = 0;
+      const total = data.reduce((sum, part) => sum + part.length, 0);
+      // writev takes at most IOV_MAX (1024) pieces at a time, and may write less than asked.
+      for (let index = 0; written < total; ) {
+        const { bytesWritten } = await handle.writev(pieces.slice(index, index + 1024));
+        written += bytesWritten;
+        let skipped = bytesWritten;
+        while (index < pieces.length && skipped >= (pieces[index] as Buffer).length) {
+          skipped -= (pieces[index] as Buffer).length;
+          index += 1;
+        }
+        if (skipped > 0) {
+          pieces = [(pieces[index] as Buffer).subarray(skipped), ...pieces.slice(index + 1)];
+          index = 0;
+        }
+      }
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => {});

@@ -121,15 +121,10 @@ export class SpillWriter {
 
   async #writeGroup(group: Group): Promise<boolean> {
     const data = encodeSpillFile(group.records);
-    if (!(await this.#makeRoom(data.length, group.records.length))) return false;
+    const size = data.reduce((sum, part) => sum + part.length, 0);
+    if (!(await this.#makeRoom(size, group.records.length))) return false;
     this.#sequence += 1;
-    const name = spillFileName(
-      Date.now(),
-      this.#folder.id,
-      this.#sequence,
-      group.records.length,
-      data.length,
-    );
+    const name = spillFileName(Date.now(), this.#folder.id, this.#sequence, group.records.length, size);
     await this.#folder.writeAtomic(name, data);
     this.#ledger.addToPool(parseSpillFileName(name) as NonNullable<ReturnType<typeof parseSpillFileName>>);
     this.#events.wrote(group.records.length);
