@@ -23,6 +23,7 @@ function outageSection({ options, runs }) {
   const row = (label, pick) => rows.push([label, ...runs.map(pick)]);
   row('Peak RSS', (r) => mibOf(r.peakRss));
   row('RSS baseline (warmed up, after gc)', (r) => mibOf(r.baselineRss));
+  row('Peak RSS during the outage (before recovery)', (r) => mibOf(r.peakDuringOutage));
   row('Peak RSS growth over the baseline', (r) => mibOf(r.growthRss));
   row('RSS after the outage, after gc', (r) => mibOf(r.settledAfterProduction));
   row('Bytes held at the end of the outage', (r) => mibOf(r.queuedBytesAtEndOfOutage));

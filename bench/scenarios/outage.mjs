@@ -75,6 +75,7 @@ async function runVariant(variant, options, log) {
       baselineRss: result.baselineRss,
       peakRss: result.peakRss,
       growthRss: result.peakRss - result.baselineRss,
+      peakDuringOutage: result.peakDuringOutage,
       settledAfterProduction: result.settledAfterProduction,
       produceMs: result.produceMs,
       recoveryMs: result.recoveryMs,
@@ -100,7 +101,8 @@ async function runVariant(variant, options, log) {
       replayedTraces: result.statsAfterRecovery?.disk?.replayedTraces,
     };
     log(
-      `  ${variant}: peak RSS ${mib(run.peakRss)} (baseline ${mib(run.baselineRss)}, growth ${mib(run.growthRss)}), ` +
+      `  ${variant}: peak RSS ${mib(run.peakRss)} (baseline ${mib(run.baselineRss)}, growth ${mib(run.growthRss)}, ` +
+        `peak during the outage ${mib(run.peakDuringOutage)}), ` +
         `delivered after recovery ${run.delivered}, dropped ${run.droppedTotal}` +
         (run.droppedByReason ? ` ${JSON.stringify(run.droppedByReason)}` : '') +
         `, recovery ${(run.recoveryMs / 1000).toFixed(1)} s` +
