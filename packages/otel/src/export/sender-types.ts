@@ -55,7 +55,7 @@ export interface OverflowStore {
 export interface SenderStats {
   /** Traces the service accepted. */
   exportedTraces: number;
-  /** Traces given up, in total and by reason (`queue-full`, `retries-exhausted`, `too-large`, `rejected`, `shutdown`, `failed`). */
+  /** Traces given up, in total and by reason (`queue-full`, `retries-exhausted`, `too-large`, `rejected`, `shutdown`, `failed`, `disk-full`). */
   droppedTraces: { total: number; byReason: Record<string, number> };
   /** Requests sent again after a failure that might pass (outage, timeout, 429, 5xx, or a probe while paused). */
   retries: number;

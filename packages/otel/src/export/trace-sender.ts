@@ -20,6 +20,7 @@ import {
 } from './queued-trace.js';
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
 import { sleep } from './sleep.js';
+import { giveUpToDisk, overflowToDisk } from './to-disk.js';
 
 const PERSISTED: Promise<DeliveryOutcome> = Promise.resolve('persisted');
 
@@ -232,39 +233,15 @@ export class TraceSender {
     this.#queue.clear();
   }
 
-  /**
-   * Traces given up for a reason the disk can cure: with `persistDir` they go to disk (those read
-   * from disk simply stay there), else, or when the disk refuses them, they are dropped.
-   */
   #giveUp(entries: readonly QueuedTrace[], reason: DropReason, message: string): void {
-    const overflow = this.#options.overflow;
-    const fromDisk = entries.filter((entry) => entry.fromDisk === true);
-    this.#held.settle(fromDisk, 'persisted');
-    const fresh = fromDisk.length === 0 ? entries : entries.filter((entry) => entry.fromDisk !== true);
-    if (fresh.length === 0) return;
-    if (overflow === undefined || !overflow.writable) {
-      const count = this.#held.settle(fresh, 'dropped');
-      if (count > 0) this.#drops.add(reason, count, message);
-      return;
-    }
-    const records = fresh.map((entry) => ({ traceId: entry.traceId, body: entry.body }));
-    const written = overflow.write(records).then((ok): DeliveryOutcome => {
-      if (ok) return 'persisted';
-      this.#drops.add(reason, records.length, `${message}; persistDir refused them too`);
-      return 'dropped';
-    });
-    this.#held.settle(fresh, written);
+    giveUpToDisk(this.#held, this.#drops, this.#options.overflow, { entries, reason, message });
   }
 
   /** A record the memory queue cannot hold: to disk when there is one that takes it, else dropped. */
   #overflow(traceId: string, json: string, bytes: number): Promise<DeliveryOutcome> {
     const overflow = this.#options.overflow;
     if (overflow === undefined || !overflow.canBuffer(bytes)) return this.#dropQueueFull();
-    return overflow.write([{ traceId, body: utf8Body(json, bytes) }]).then((ok) => {
-      if (ok) return 'persisted';
-      this.#drops.add('queue-full', 1, 'The queue was full and persistDir refused the trace');
-      return 'dropped';
-    });
+    return overflowToDisk(overflow, this.#drops, { traceId, body: utf8Body(json, bytes) });
   }
 
   #dropAfterShutdown(): Promise<DeliveryOutcome> {
