@@ -38,7 +38,8 @@ async function runVariant(variant, options, log) {
         aqm: {
           maxQueueTraces: options.outageTraces,
           maxQueueBytes: options.maxQueueMib * MiB,
-          ...(persistDir === undefined ? {} : { persistDir }),
+          // The folder sized for the whole outage (~560 MiB of records here; the default is 256 MiB).
+          ...(persistDir === undefined ? {} : { persistDir, maxDiskBytes: 1024 * MiB }),
           ...options.aqmExtra,
         },
       },

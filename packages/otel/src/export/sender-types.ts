@@ -46,7 +46,12 @@ export interface OverflowStore {
   /** Whether `bytes` of new records may wait for the disk now (its write buffer is bounded). */
   canBuffer(bytes: number): boolean;
   /** Writes records; resolves true once they are on disk, false when the disk refused them. */
-  write(records: readonly { traceId: string; body: Buffer }[]): Promise<boolean>;
+  write(
+    records: readonly (
+      | { traceId: string; body: Buffer }
+      | { traceId: string; json: string; bytes: number }
+    )[],
+  ): Promise<boolean>;
   /** The sender has room again, or the service answered. */
   poke(): void;
 }

@@ -38,7 +38,7 @@ export function giveUpToDisk(
 export function overflowToDisk(
   overflow: OverflowStore,
   drops: DropCounter,
-  record: { traceId: string; body: Buffer },
+  record: { traceId: string; json: string; bytes: number },
 ): Promise<DeliveryOutcome> {
   return overflow.write([record]).then((ok) => {
     if (ok) return 'persisted';

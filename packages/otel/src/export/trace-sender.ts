@@ -16,7 +16,6 @@ import {
   type DropReason,
   type QueuedTrace,
   queuedTraceOfBody,
-  utf8Body,
 } from './queued-trace.js';
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
 import { sleep } from './sleep.js';
@@ -241,7 +240,8 @@ export class TraceSender {
   #overflow(traceId: string, json: string, bytes: number): Promise<DeliveryOutcome> {
     const overflow = this.#options.overflow;
     if (overflow === undefined || !overflow.canBuffer(bytes)) return this.#dropQueueFull();
-    return overflowToDisk(overflow, this.#drops, { traceId, body: utf8Body(json, bytes) });
+    // The JSON is copied straight into the file's buffer: no Buffer of its own per trace.
+    return overflowToDisk(overflow, this.#drops, { traceId, json, bytes });
   }
 
   #dropAfterShutdown(): Promise<DeliveryOutcome> {

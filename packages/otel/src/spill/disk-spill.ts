@@ -1,11 +1,12 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { DeliveryOutcome } from '../export/queued-trace.js';
 import type { OverflowStore } from '../export/sender-types.js';
+import { ThrottledReporter } from '../export/throttled-reporter.js';
 import { decodeSpillFile, type SpillFileName, type SpillRecord } from './spill-file.js';
 import { filesOfOthers, SpillFolder } from './spill-folder.js';
 import { type DiskStats, SpillLedger } from './spill-ledger.js';
 import { HEARTBEAT_MS } from './spill-owners.js';
-import { SpillWriter } from './spill-writer.js';
+import { type SpillInput, SpillWriter } from './spill-writer.js';
 
 /** How long the pipeline stays in memory only after the disk refused a write. */
 const DISK_RETRY_MS = 30_000;
@@ -44,6 +45,8 @@ export class DiskSpill implements OverflowStore {
   readonly #ledger = new SpillLedger();
   readonly #writer: SpillWriter;
   readonly #logger: DiagLogger;
+  /** At most one disk-full report a minute (like the sender's drop reports). */
+  readonly #reporter: ThrottledReporter;
   readonly #bufferLimit: number;
   #target: ReplayTarget | undefined;
   #opened = false;
@@ -63,6 +66,7 @@ export class DiskSpill implements OverflowStore {
   constructor(options: DiskSpillOptions) {
     this.#folder = new SpillFolder(options.dir);
     this.#logger = options.logger;
+    this.#reporter = new ThrottledReporter(options.logger, 60_000);
     // Records waiting for their write: bounded, so a disk slower than the app cannot grow memory.
     this.#bufferLimit = Math.max(8 * MIB, 4 * options.maxBatchBytes);
     this.#writer = new SpillWriter(
@@ -76,7 +80,11 @@ export class DiskSpill implements OverflowStore {
         },
         evicted: (traces, message) => {
           this.evictedTraces += traces;
-          this.#logger.warn(`Dropped ${traces} trace(s) from persistDir, reason disk-full: ${message}`);
+          this.#reporter.report(
+            'disk-full',
+            'warn',
+            `Dropped ${traces} trace(s) from persistDir, reason disk-full: ${message}`,
+          );
         },
       },
       {
@@ -108,7 +116,7 @@ export class DiskSpill implements OverflowStore {
   }
 
   /** Writes records; resolves true once they are on disk, false when the disk refused them. */
-  write(records: readonly SpillRecord[]): Promise<boolean> {
+  write(records: readonly SpillInput[]): Promise<boolean> {
     return this.#writer.write(records);
   }
 

@@ -50,28 +50,24 @@ export function parseSpillFileName(name: string): SpillFileName | undefined {
   return { name, writtenAt: Number(match[1]), traces: Number(match[4]), bytes: Number(match[5]) };
 }
 
-/**
- * The bytes of a spill file holding `records`, as the pieces to write in order (the records'
- * bodies are not copied: a file is written with one `writev`).
- */
+/** The header of a spill file whose record lines are `payload`. */
+export function spillHeader(count: number, payload: Buffer): Buffer {
+  const checksum = crc32(payload).toString(16).padStart(8, '0');
+  return Buffer.from(`${MAGIC} ${count} ${payload.length} ${checksum}\n`, 'latin1');
+}
+
+/** A record's line prefix: its trace id (hex from the SDK; what could break the line is removed) and a tab. */
+export function linePrefix(traceId: string): string {
+  return `${traceId.replace(/[\t\r\n]/g, '')}\t`;
+}
+
+/** The bytes of a spill file holding `records`, as the pieces to write in order. */
 export function encodeSpillFile(records: readonly SpillRecord[]): Buffer[] {
-  const parts: Buffer[] = [Buffer.alloc(0)];
-  let length = 0;
-  let checksum = 0;
-  for (const record of records) {
-    // A trace id is hex from the SDK; anything that could break the line format is removed.
-    const id = Buffer.from(`${record.traceId.replace(/[\t\r\n]/g, '')}\t`, 'utf8');
-    for (const part of [id, record.body, NEWLINE]) {
-      parts.push(part);
-      length += part.length;
-      checksum = crc32(part, checksum);
-    }
-  }
-  parts[0] = Buffer.from(
-    `${MAGIC} ${records.length} ${length} ${checksum.toString(16).padStart(8, '0')}\n`,
-    'latin1',
-  );
-  return parts;
+  const parts: Buffer[] = [];
+  for (const record of records)
+    parts.push(Buffer.from(linePrefix(record.traceId), 'utf8'), record.body, NEWLINE);
+  const payload = Buffer.concat(parts);
+  return [spillHeader(records.length, payload), payload];
 }
 
 const NEWLINE = Buffer.from('\n');

@@ -1,4 +1,4 @@
-import { encodeSpillFile, parseSpillFileName, type SpillRecord, spillFileName } from './spill-file.js';
+import { linePrefix, parseSpillFileName, spillFileName, spillHeader } from './spill-file.js';
 import type { SpillFolder } from './spill-folder.js';
 import type { SpillLedger } from './spill-ledger.js';
 
@@ -21,18 +21,30 @@ export interface WriterLimits {
   maxDiskBytes: number;
 }
 
+/** A record for the disk: its JSON as bytes, or as the string it was serialised to (and its UTF-8 length). */
+export type SpillInput = { traceId: string; body: Buffer } | { traceId: string; json: string; bytes: number };
+
+/**
+ * The records of one future file, copied as their lines into one chunk of memory: no allocation
+ * per record, so a long outage does not churn through a Buffer per trace (external memory that
+ * only an old-generation collection gives back).
+ */
 interface Group {
-  records: SpillRecord[];
-  bytes: number;
+  chunk: Buffer;
+  length: number;
+  count: number;
   done: Promise<boolean>;
   resolve: (ok: boolean) => void;
 }
 
+/** Chunks kept for reuse once written. */
+const SPARE_CHUNKS = 2;
+
 /**
  * Writes records to the folder, one file per batch: records handed over within `lingerMs` are
- * grouped (up to a request's size) and written in order, one file at a time, so
- * a burst costs few files and the disk is never hit by many writes at once. Before each write the
- * oldest pool files are deleted while the folder would pass `maxDiskBytes`.
+ * grouped (up to a request's size) and written in order, one file at a time, so a burst costs few
+ * files and the disk is never hit by many writes at once. Before each write the oldest pool files
+ * are deleted while the folder would pass `maxDiskBytes`.
  */
 export class SpillWriter {
   readonly #folder: SpillFolder;
@@ -42,6 +54,7 @@ export class SpillWriter {
   #open: Group | undefined;
   #chain: Promise<void> = Promise.resolve();
   #sequence = 0;
+  readonly #spare: Buffer[] = [];
   /** Bytes handed over and not yet on disk. */
   buffered = 0;
 
@@ -53,21 +66,26 @@ export class SpillWriter {
   }
 
   /** Queues records for the disk; resolves true once they are in a file renamed into place. */
-  write(records: readonly SpillRecord[]): Promise<boolean> {
+  write(records: readonly SpillInput[]): Promise<boolean> {
     const results: Promise<boolean>[] = [];
     for (const record of records) {
-      const bytes = record.body.length + record.traceId.length + 2;
+      const prefix = linePrefix(record.traceId);
+      const bodyBytes = 'body' in record ? record.body.length : record.bytes;
+      const bytes = prefix.length + bodyBytes + 1;
       let group = this.#open;
       if (
         group !== undefined &&
-        (group.records.length >= this.#limits.maxTraces || group.bytes + bytes > this.#limits.maxBytes)
+        (group.count >= this.#limits.maxTraces || group.length + bytes > group.chunk.length)
       ) {
         this.#seal();
         group = undefined;
       }
-      group ??= this.#startGroup();
-      group.records.push(record);
-      group.bytes += bytes;
+      group ??= this.#startGroup(bytes);
+      let at = group.length + group.chunk.write(prefix, group.length, 'latin1');
+      at += 'body' in record ? record.body.copy(group.chunk, at) : group.chunk.write(record.json, at, 'utf8');
+      group.chunk[at] = 0x0a;
+      group.length = at + 1;
+      group.count += 1;
       this.buffered += bytes;
       if (results.at(-1) !== group.done) results.push(group.done);
     }
@@ -87,12 +105,17 @@ export class SpillWriter {
     await this.#chain;
   }
 
-  #startGroup(): Group {
+  #startGroup(firstBytes: number): Group {
     let resolve!: (ok: boolean) => void;
     const done = new Promise<boolean>((r) => {
       resolve = r;
     });
-    const group: Group = { records: [], bytes: 0, done, resolve };
+    const size = Math.max(this.#limits.maxBytes, firstBytes);
+    const chunk =
+      size === this.#limits.maxBytes && this.#spare.length > 0
+        ? (this.#spare.pop() as Buffer)
+        : Buffer.allocUnsafeSlow(size);
+    const group: Group = { chunk, length: 0, count: 0, done, resolve };
     this.#open = group;
     // Records handed over meanwhile share one file: fewer files, fewer fsyncs, during an outage.
     const seal = () => {
@@ -114,20 +137,24 @@ export class SpillWriter {
       } catch (error) {
         this.#events.refused(error);
       }
-      this.buffered -= group.bytes;
+      this.buffered -= group.length;
+      if (group.chunk.length === this.#limits.maxBytes && this.#spare.length < SPARE_CHUNKS) {
+        this.#spare.push(group.chunk);
+      }
       group.resolve(ok);
     });
   }
 
   async #writeGroup(group: Group): Promise<boolean> {
-    const data = encodeSpillFile(group.records);
-    const size = data.reduce((sum, part) => sum + part.length, 0);
-    if (!(await this.#makeRoom(size, group.records.length))) return false;
+    const payload = group.chunk.subarray(0, group.length);
+    const header = spillHeader(group.count, payload);
+    const size = header.length + payload.length;
+    if (!(await this.#makeRoom(size, group.count))) return false;
     this.#sequence += 1;
-    const name = spillFileName(Date.now(), this.#folder.id, this.#sequence, group.records.length, size);
-    await this.#folder.writeAtomic(name, data);
+    const name = spillFileName(Date.now(), this.#folder.id, this.#sequence, group.count, size);
+    await this.#folder.writeAtomic(name, [header, payload]);
     this.#ledger.addToPool(parseSpillFileName(name) as NonNullable<ReturnType<typeof parseSpillFileName>>);
-    this.#events.wrote(group.records.length);
+    this.#events.wrote(group.count);
     return true;
   }
 
