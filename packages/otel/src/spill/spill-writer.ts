@@ -39,10 +39,12 @@ interface Group {
 
 /** Chunks kept for reuse once written. */
 const SPARE_CHUNKS = 2;
+/** Files written at once: a slow fsync must not hold the others (they are renamed in any order). */
+const WRITES_AT_ONCE = 4;
 
 /**
  * Writes records to the folder, one file per batch: records handed over within `lingerMs` are
- * grouped (up to a request's size) and written in order, one file at a time, so a burst costs few
+ * grouped (up to a request's size) and written at most WRITES_AT_ONCE at a time, so a burst costs few
  * files and the disk is never hit by many writes at once. Before each write the oldest pool files
  * are deleted while the folder would pass `maxDiskBytes`.
  */
@@ -52,7 +54,13 @@ export class SpillWriter {
   readonly #events: WriterEvents;
   readonly #limits: WriterLimits;
   #open: Group | undefined;
-  #chain: Promise<void> = Promise.resolve();
+  /** Writes wait for this (the folder being opened at start-up). */
+  #ready: Promise<void> = Promise.resolve();
+  readonly #sealed: Group[] = [];
+  #writing = 0;
+  /** Bytes of files being written, not yet in the ledger: counted against `maxDiskBytes`. */
+  #reserved = 0;
+  readonly #idle: Array<() => void> = [];
   #sequence = 0;
   readonly #spare: Buffer[] = [];
   /** Bytes handed over and not yet on disk. */
@@ -96,13 +104,15 @@ export class SpillWriter {
 
   /** Holds every write until `ready` settles (the folder being opened at start-up). */
   waitFor(ready: Promise<void>): void {
-    this.#chain = this.#chain.then(() => ready);
+    this.#ready = ready;
   }
 
   /** Resolves once everything handed over so far was written (or refused). */
   async drain(): Promise<void> {
     this.#seal();
-    await this.#chain;
+    while (this.#writing > 0 || this.#sealed.length > 0) {
+      await new Promise<void>((resolve) => this.#idle.push(resolve));
+    }
   }
 
   #startGroup(firstBytes: number): Group {
@@ -130,19 +140,35 @@ export class SpillWriter {
     const group = this.#open;
     if (group === undefined) return;
     this.#open = undefined;
-    this.#chain = this.#chain.then(async () => {
-      let ok = false;
-      try {
-        ok = await this.#writeGroup(group);
-      } catch (error) {
-        this.#events.refused(error);
-      }
-      this.buffered -= group.length;
-      if (group.chunk.length === this.#limits.maxBytes && this.#spare.length < SPARE_CHUNKS) {
-        this.#spare.push(group.chunk);
-      }
-      group.resolve(ok);
-    });
+    this.#sealed.push(group);
+    this.#startWrites();
+  }
+
+  /** Starts sealed files' writes, at most WRITES_AT_ONCE at a time (an fsync can take a while). */
+  #startWrites(): void {
+    while (this.#writing < WRITES_AT_ONCE && this.#sealed.length > 0) {
+      const group = this.#sealed.shift() as Group;
+      this.#writing += 1;
+      void this.#write(group);
+    }
+  }
+
+  async #write(group: Group): Promise<void> {
+    let ok = false;
+    try {
+      await this.#ready;
+      ok = await this.#writeGroup(group);
+    } catch (error) {
+      this.#events.refused(error);
+    }
+    this.buffered -= group.length;
+    if (group.chunk.length === this.#limits.maxBytes && this.#spare.length < SPARE_CHUNKS) {
+      this.#spare.push(group.chunk);
+    }
+    this.#writing -= 1;
+    group.resolve(ok);
+    this.#startWrites();
+    if (this.#writing === 0 && this.#sealed.length === 0) for (const wake of this.#idle.splice(0)) wake();
   }
 
   async #writeGroup(group: Group): Promise<boolean> {
@@ -152,7 +178,11 @@ export class SpillWriter {
     if (!(await this.#makeRoom(size, group.count))) return false;
     this.#sequence += 1;
     const name = spillFileName(Date.now(), this.#folder.id, this.#sequence, group.count, size);
-    await this.#folder.writeAtomic(name, [header, payload]);
+    try {
+      await this.#folder.writeAtomic(name, [header, payload]);
+    } finally {
+      this.#reserved -= size;
+    }
     this.#ledger.addToPool(parseSpillFileName(name) as NonNullable<ReturnType<typeof parseSpillFileName>>);
     this.#events.wrote(group.count);
     return true;
@@ -165,7 +195,7 @@ export class SpillWriter {
       this.#events.evicted(traces, `a batch of ${bytes} bytes is larger than maxDiskBytes (${maxDiskBytes})`);
       return false;
     }
-    while (this.#ledger.bytes + bytes > maxDiskBytes) {
+    while (this.#ledger.bytes + this.#reserved + bytes > maxDiskBytes) {
       const oldest = this.#ledger.oldest();
       if (oldest === undefined) {
         this.#events.evicted(
@@ -182,6 +212,7 @@ export class SpillWriter {
         );
       }
     }
+    this.#reserved += bytes; // in the same turn as the check: parallel writes cannot both take the room
     return true;
   }
 }
