@@ -8,13 +8,12 @@ interface SpillFlags {
   yes?: boolean;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
 /** Control characters (from a file an app wrote) made visible before they reach a terminal. */
 function visible(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function mib(bytes: number): string {
