@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -108,5 +108,40 @@ describe('TraceSender with a DiskSpill behind its queue', () => {
     await sender.shutdown(100);
     await spill.close();
     await client.close();
+  });
+});
+
+describe('DiskSpill when the disk refuses writes', () => {
+  it('goes memory-only, says so once, and takes writes again on a later try', async () => {
+    const logger = new CaptureLogger();
+    const blocker = join(dir, 'blocker');
+    await writeFile(blocker, 'a file where the folder should be');
+    const spill = new DiskSpill({
+      dir: join(blocker, 'spill'),
+      maxDiskBytes: 64 * 1024 * 1024,
+      maxBatchTraces: 50,
+      maxBatchBytes: 1024 * 1024,
+      batchDelayMs: 0,
+      logger,
+      retryMs: 50,
+    });
+    spill.attach({ canTakeReplay: () => false, admit: () => [] });
+    await until(() => !spill.writable);
+    expect(logger.at('warn').filter((line) => line.includes('refuses writes'))).toHaveLength(1);
+    expect(spill.canBuffer(10)).toBe(false);
+
+    await rm(blocker);
+    await mkdir(blocker);
+    await until(() => spill.writable); // the retry time has passed
+    const record = makeRecord();
+    expect(
+      await spill.write([
+        { traceId: record.traceId, json: JSON.stringify(record), bytes: recordBytes(record) },
+      ]),
+    ).toBe(true);
+    expect(spill.stats()).toMatchObject({ writable: true, traces: 1, spilledTraces: 1 });
+    expect(logger.at('info').some((line) => line.includes('takes writes again'))).toBe(true);
+    expect(logger.at('warn').filter((line) => line.includes('refuses writes'))).toHaveLength(1);
+    await spill.close();
   });
 });

@@ -30,6 +30,8 @@ export interface DiskSpillOptions {
   /** How long a partial file waits for more records (`batchDelayMs`). */
   batchDelayMs: number;
   logger: DiagLogger;
+  /** How long to stay in memory only after the disk refused a write (default 30 s; tests shorten it). */
+  retryMs?: number;
 }
 
 /**
@@ -48,12 +50,14 @@ export class DiskSpill implements OverflowStore {
   /** At most one disk-full report a minute (like the sender's drop reports). */
   readonly #reporter: ThrottledReporter;
   readonly #bufferLimit: number;
+  readonly #retryMs: number;
   #target: ReplayTarget | undefined;
   #opened = false;
   #downUntil = 0;
   #down = false;
   #closing = false;
   #timer: NodeJS.Timeout | undefined;
+  #opening: Promise<void> | undefined;
   #replay: Promise<void> | undefined;
   #pokedAgain = false;
   readonly #finishing = new Set<Promise<void>>();
@@ -67,6 +71,7 @@ export class DiskSpill implements OverflowStore {
     this.#folder = new SpillFolder(options.dir);
     this.#logger = options.logger;
     this.#reporter = new ThrottledReporter(options.logger, 60_000);
+    this.#retryMs = options.retryMs ?? DISK_RETRY_MS;
     // Records waiting for their write: bounded, so a disk slower than the app cannot grow memory.
     this.#bufferLimit = Math.max(8 * MIB, 4 * options.maxBatchBytes);
     this.#writer = new SpillWriter(
@@ -102,7 +107,10 @@ export class DiskSpill implements OverflowStore {
     this.#timer = setInterval(() => void this.#tick(), HEARTBEAT_MS);
     this.#timer.unref();
     // Writes wait for the folder to be opened; a trace that overflows meanwhile is not turned away.
-    this.#writer.waitFor(this.#tick());
+    this.#opening = this.#tick().finally(() => {
+      this.#opening = undefined;
+    });
+    this.#writer.waitFor(this.#opening);
   }
 
   /** Whether the disk takes writes now (presumed until the folder has refused one). */
@@ -117,6 +125,13 @@ export class DiskSpill implements OverflowStore {
 
   /** Writes records; resolves true once they are on disk, false when the disk refused them. */
   write(records: readonly SpillInput[]): Promise<boolean> {
+    // The folder could not be opened before: the next write waits for another try, not the timer's.
+    if (!this.#opened && this.#opening === undefined) {
+      this.#opening = this.#tick().finally(() => {
+        this.#opening = undefined;
+      });
+      this.#writer.waitFor(this.#opening);
+    }
     return this.#writer.write(records);
   }
 
@@ -258,13 +273,13 @@ export class DiskSpill implements OverflowStore {
   }
 
   #refused(error: unknown): void {
-    this.#downUntil = Date.now() + DISK_RETRY_MS;
+    this.#downUntil = Date.now() + this.#retryMs;
     if (this.#down) return;
     this.#down = true;
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     this.#logger.warn(
       `persistDir ${this.#folder.dir} refuses writes (${code ?? String(error)}): traces are kept in memory ` +
-        `only (within maxQueueBytes) and the disk is tried again in ${DISK_RETRY_MS / 1000} s`,
+        `only (within maxQueueBytes) and the disk is tried again in ${this.#retryMs / 1000} s`,
     );
   }
 
