@@ -91,6 +91,40 @@ describe('persistDir in one process, against the local service', () => {
     }
   }, 60_000);
 
+  it('shutdown during an outage puts what is held on disk; the next process on the folder sends it', async () => {
+    const applicationId = await service.createApp('persist-deploy');
+    service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
+    const options = {
+      apiKey: service.apiKey,
+      baseUrl: proxy.url,
+      applicationId,
+      persistDir: dir,
+      maxRetryElapsedMs: 600_000,
+      shutdownTimeoutMs: 300,
+    };
+    const first = new AqmSpanProcessor(options, FAST);
+    const firstProvider = providerWith(first);
+    const produced = endLlmTraces(firstProvider.getTracer('deploy'), 100, 'deploy');
+    await waitFor(() => first.stats().retries > 0, 'a failed submission');
+    await firstProvider.shutdown(); // a deploy: the old process ends while the service is down
+    const after = first.stats();
+    expect(after.droppedTraces.total).toBe(0);
+    expect(after.disk?.spilledTraces).toBe(produced.length);
+    expect(await readdir(join(dir, 'owners'))).toEqual([]); // its claim folder is removed
+
+    service.srv.setFaults(null);
+    const second = new AqmSpanProcessor(options, FAST);
+    try {
+      await waitFor(
+        () => produced.every((id) => proxy.accepted.has(id)) && second.stats().disk?.traces === 0,
+        'the next process to send what the first left on disk',
+      );
+      for (const id of produced) expect(proxy.accepted.get(id)).toBe(1);
+    } finally {
+      await second.shutdown();
+    }
+  });
+
   it('a truncated file goes to corrupt/ with a warning; the others are delivered', async () => {
     const applicationId = await service.createApp('persist-torn');
     const good: string[] = [];
