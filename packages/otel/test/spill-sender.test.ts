@@ -145,3 +145,60 @@ describe('DiskSpill when the disk refuses writes', () => {
     await spill.close();
   });
 });
+
+describe('records read back from disk', () => {
+  it('stay on disk after a failure that is not about them (409), and leave it after a 400 names them', async () => {
+    // A file left by an earlier process.
+    const earlier = spillFor();
+    earlier.attach({ canTakeReplay: () => false, admit: () => [] });
+    const good = makeRecord();
+    const bad = makeRecord();
+    const toDisk = (r: typeof good) => ({
+      traceId: r.traceId,
+      json: JSON.stringify(r),
+      bytes: recordBytes(r),
+    });
+    expect(await earlier.write([toDisk(good), toDisk(bad)])).toBe(true);
+    await earlier.close();
+
+    let answer: 'conflict' | 'reject-bad' = 'conflict';
+    service.handler = (request) => {
+      if (answer === 'conflict') return errorReply(409, 'conflict');
+      const index = request.traces.findIndex((trace) => trace.traceId === bad.traceId);
+      if (index < 0) return acceptReply(request);
+      return {
+        status: 400,
+        body: {
+          success: false,
+          message: 'invalid',
+          errors: [{ path: `traces[${index}].prompt`, message: 'bad' }],
+        },
+      };
+    };
+    const pool = async () => (await readdir(dir)).filter((name) => name.endsWith('.aqmspill'));
+    const first = spillFor();
+    const one = createTestSender(service, { overflow: first });
+    first.attach(one.sender);
+    await until(
+      async () => service.requests.length === 1 && first.stats().files === 1 && (await pool()).length === 1,
+    );
+    expect(one.sender.stats().droppedTraces.total).toBe(0); // kept, not dropped
+    await one.sender.shutdown(1000);
+    await first.close();
+    await one.client.close();
+
+    answer = 'reject-bad';
+    const second = spillFor();
+    const two = createTestSender(service, { overflow: second });
+    second.attach(two.sender);
+    await until(
+      async () =>
+        service.accepted.has(good.traceId) && (await pool()).length === 0 && second.stats().files === 0,
+    );
+    expect(two.sender.stats().droppedTraces.byReason.rejected).toBe(1);
+    expect(second.stats().replayedTraces).toBe(1);
+    await two.sender.shutdown(1000);
+    await second.close();
+    await two.client.close();
+  });
+});

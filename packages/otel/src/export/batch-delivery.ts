@@ -201,7 +201,18 @@ export class BatchDelivery {
       this.#host.giveUp(entries, reason, message);
       return;
     }
-    const count = this.#host.held.settle(entries, 'dropped');
+    let dropped = entries;
+    if (reason === 'failed') {
+      // Read back from disk: only the service's acceptance or a 400/413 isolating a record lets it
+      // leave the disk; a failure that is not about the records (a 409, an application id that did
+      // not resolve) leaves them there for a later try.
+      const kept = entries.filter((entry) => entry.fromDisk === true);
+      if (kept.length > 0) {
+        this.#host.held.settle(kept, 'persisted');
+        dropped = entries.filter((entry) => entry.fromDisk !== true);
+      }
+    }
+    const count = this.#host.held.settle(dropped, 'dropped');
     if (count > 0) this.#host.drops.add(reason, count, message);
   }
 }

@@ -10,6 +10,8 @@ import { type SpillInput, SpillWriter } from './spill-writer.js';
 
 /** How long the pipeline stays in memory only after the disk refused a write. */
 const DISK_RETRY_MS = 30_000;
+/** How long this process leaves alone a file it had to return (the service failing, or refusing it). */
+const PARK_MS = 60_000;
 const MIB = 1024 * 1024;
 
 /** What the spill unit needs of the sender: room, and a way to queue records read back from disk. */
@@ -61,6 +63,11 @@ export class DiskSpill implements OverflowStore {
   #replay: Promise<void> | undefined;
   #pokedAgain = false;
   readonly #finishing = new Set<Promise<void>>();
+  /**
+   * Files this process returned to the folder unsent, and until when it leaves them alone: a file
+   * the service keeps refusing (a 409) is not sent in a loop. Bounded by the folder's files.
+   */
+  readonly #parked = new Map<string, number>();
   #spilled = 0;
   #replayed = 0;
   #corrupt = 0;
@@ -200,6 +207,8 @@ export class DiskSpill implements OverflowStore {
 
   /** Takes over the files of processes that are gone and refreshes the view of the folder. */
   async #scan(): Promise<void> {
+    const now = Date.now();
+    for (const [name, until] of this.#parked) if (until <= now) this.#parked.delete(name);
     const returned = await this.#folder.takeOverGone(Date.now());
     if (returned > 0) {
       this.#logger.info(`Took over ${returned} spill file(s) left in persistDir by a process that is gone`);
@@ -214,9 +223,11 @@ export class DiskSpill implements OverflowStore {
   async #replayFiles(): Promise<void> {
     const target = this.#target as ReplayTarget;
     for (;;) {
-      const next = this.#ledger.oldest();
+      const now = Date.now();
+      const next = this.#ledger.oldest((file) => (this.#parked.get(file.name) ?? 0) > now);
       if (this.#closing || next === undefined || !target.canTakeReplay(next.traces, next.bytes)) return;
       // Counted as claimed before the rename, so stats() never misses it in between.
+      this.#parked.delete(next.name);
       this.#ledger.removeFromPool(next);
       this.#ledger.claimed(next);
       if (!(await this.#folder.claim(next.name))) {
@@ -256,6 +267,7 @@ export class DiskSpill implements OverflowStore {
     const keep = outcomes.includes('persisted') || (this.#closing && outcomes.includes('dropped'));
     this.#ledger.unclaimed(file);
     if (keep) {
+      if (!this.#closing) this.#parked.set(file.name, Date.now() + PARK_MS);
       await this.#folder.release(file.name);
       this.#ledger.addToPool(file);
     } else {

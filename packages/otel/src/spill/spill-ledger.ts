@@ -50,9 +50,10 @@ export class SpillLedger {
     if (last !== undefined && last.name > file.name) this.#pool.sort(byName);
   }
 
-  /** The oldest file waiting, without taking it. */
-  oldest(): SpillFileName | undefined {
-    return this.#pool[0];
+  /** The oldest file waiting that `skip` does not rule out, without taking it. */
+  oldest(skip?: (file: SpillFileName) => boolean): SpillFileName | undefined {
+    if (skip === undefined) return this.#pool[0];
+    return this.#pool.find((file) => !skip(file));
   }
 
   /** Forgets a pool file (claimed, evicted, or found gone). */
