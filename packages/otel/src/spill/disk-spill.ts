@@ -55,6 +55,8 @@ export class DiskSpill implements OverflowStore {
   readonly #retryMs: number;
   #target: ReplayTarget | undefined;
   #opened = false;
+  /** Whether this process has a claim folder to give back at close. */
+  #everOpened = false;
   #downUntil = 0;
   #down = false;
   #closing = false;
@@ -180,7 +182,7 @@ export class DiskSpill implements OverflowStore {
     await this.#writer.drain();
     await this.#replay;
     await Promise.allSettled([...this.#finishing]);
-    if (!this.#opened) return;
+    if (!this.#everOpened) return;
     await this.#folder.close().catch((error: unknown) => {
       this.#logger.warn(`Could not release the claimed files in persistDir: ${String(error)}`);
     });
@@ -193,6 +195,7 @@ export class DiskSpill implements OverflowStore {
         if (Date.now() < this.#downUntil) return;
         await this.#folder.open();
         this.#opened = true;
+        this.#everOpened = true;
         this.#recovered();
       } else {
         await this.#folder.heartbeat();
@@ -286,6 +289,8 @@ export class DiskSpill implements OverflowStore {
 
   #refused(error: unknown): void {
     this.#downUntil = Date.now() + this.#retryMs;
+    // The next try opens the folder again: it may have been removed or remounted meanwhile.
+    this.#opened = false;
     if (this.#down) return;
     this.#down = true;
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
