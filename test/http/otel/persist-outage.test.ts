@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { AqmSpanProcessor } from '@aqm/otel';
 import { diag } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { captureDiag } from './helpers/capture-diag.js';
-import { endLlmTraces, providerWith } from './helpers/llm-trace.js';
+import { endLlmTrace, endLlmTraces, providerWith } from './helpers/llm-trace.js';
 import { type RecordingProxy, startRecordingProxy } from './helpers/recording-proxy.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { recordJson, writeSpillFile } from './helpers/spill-files.js';
@@ -125,6 +125,37 @@ describe('persistDir in one process, against the local service', () => {
     }
   });
 
+  it('only masked records reach the disk, never the API key, in owner-only files', async () => {
+    const applicationId = await service.createApp('persist-private');
+    service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
+    const processor = new AqmSpanProcessor(
+      {
+        apiKey: service.apiKey,
+        baseUrl: proxy.url,
+        applicationId,
+        persistDir: dir,
+        maxQueueTraces: 1,
+        mask: (value) => value.replace(/card 4\d{3}/g, 'card [masked]'),
+        shutdownTimeoutMs: 200,
+      },
+      FAST,
+    );
+    const provider = providerWith(processor);
+    try {
+      const tracer = provider.getTracer('private');
+      for (let i = 0; i < 20; i += 1) endLlmTrace(tracer, `my card 4${100 + i} was charged`, 'noted');
+      await waitFor(() => (processor.stats().disk?.spilledTraces ?? 0) >= 19, 'the overflow on disk');
+      const files = (await readdir(dir)).filter((name) => name.endsWith('.aqmspill'));
+      const text = (await Promise.all(files.map((name) => readFile(join(dir, name), 'utf8')))).join('');
+      expect(text).toContain('card [masked]');
+      expect(text).not.toMatch(/card 4\d{3}/);
+      expect(text).not.toContain(service.apiKey);
+      for (const name of files) expect((await stat(join(dir, name))).mode & 0o777).toBe(0o600);
+    } finally {
+      await provider.shutdown();
+    }
+  });
+
   it('a truncated file goes to corrupt/ with a warning; the others are delivered', async () => {
     const applicationId = await service.createApp('persist-torn');
     const good: string[] = [];
@@ -145,7 +176,7 @@ describe('persistDir in one process, against the local service', () => {
       tornIds.map((id) => ({ traceId: id, json: recordJson(id) })),
       9,
     );
-    const whole = await import('node:fs/promises').then((fs) => fs.readFile(join(dir, torn)));
+    const whole = await readFile(join(dir, torn));
     await writeFile(join(dir, torn), whole.subarray(0, Math.floor(whole.length / 2))); // a crash mid-write
     const logs = captureDiag();
     const processor = new AqmSpanProcessor(
