@@ -33,7 +33,7 @@ const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAM
   --outage-seconds S     how long the sink is down (60)
   --outage-traces N      traces produced during the outage (100000)
   --max-queue-mib N      ours' maxQueueBytes in the outage, MiB (32)
-  --outage-variants LIST (ours,otlp)
+  --outage-variants LIST (ours,ours-disk,otlp; ours-disk is ours with a persistDir)
   --aqm JSON             extra AqmSpanProcessor options for ours, e.g. '{"maxBatchTraces":100}'
   --profile auto|on|off  profile one extra run per variant; auto: when a CPU or event-loop goal is missed (auto)
   --forwarder-rate N     traces per second the app sends to the forwarder (5000)
@@ -53,7 +53,7 @@ const flags = readFlags(
     'outage-seconds': 60,
     'outage-traces': 100_000,
     'max-queue-mib': 32,
-    'outage-variants': 'ours,otlp',
+    'outage-variants': 'ours,ours-disk,otlp',
     aqm: '',
     profile: 'auto',
     'forwarder-rate': 5000,

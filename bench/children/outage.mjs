@@ -6,7 +6,7 @@
 // Config (BENCH_CONFIG): { variant, sinkUrl, traces, outageMs, chunk, warmup, aqm, recoveryDeadlineMs,
 // deadlineMs }. Run with --expose-gc.
 import { childConfig, finish, nextMessage, send, watchdog } from '../lib/children.mjs';
-import { nextTurn, rssSampler, sleep } from '../lib/measure.mjs';
+import { nextTurn, rssSampler, sleep, startWindow } from '../lib/measure.mjs';
 import { makeVariant } from '../lib/variants.mjs';
 import { endTrace } from '../lib/workload.mjs';
 
@@ -40,6 +40,8 @@ await nextMessage('go');
 const variant = makeVariant(config.variant, { sinkUrl: config.sinkUrl, aqm: config.aqm });
 const tracer = variant.provider.getTracer('outage');
 const rss = rssSampler();
+// CPU and event-loop delay during the outage: what the spill to disk costs the app, against `ours`.
+const outageWindow = startWindow();
 const started = performance.now();
 const chunks = Math.ceil(config.traces / config.chunk);
 for (let k = 0; k < chunks; k += 1) {
@@ -51,6 +53,7 @@ for (let k = 0; k < chunks; k += 1) {
   rss.sample();
 }
 const produceMs = performance.now() - started;
+const outageFigures = outageWindow.end();
 const statsAfterProduction = variant.stats();
 const peakDuringOutage = rss.peak;
 const settledAfterProduction = settledRss();
@@ -58,6 +61,7 @@ await send({ type: 'produced', produceMs });
 
 await nextMessage('sink-up');
 const recoveryStarted = performance.now();
+const recoveryWindow = startWindow();
 let deadline;
 let flushError;
 const flushed = await Promise.race([
@@ -75,6 +79,19 @@ const flushed = await Promise.race([
 ]);
 // Cleared, not left to fire: a pending timer would keep this process alive after its work is done.
 clearTimeout(deadline);
+// With a persistDir, forceFlush() covers what memory held; the disk's backlog replays in the
+// background: recovery ends once the folder is empty (within the same deadline).
+let diskDrained;
+if (variant.stats()?.disk !== undefined) {
+  const until = recoveryStarted + config.recoveryDeadlineMs;
+  while (performance.now() < until) {
+    const stats = variant.stats();
+    diskDrained = stats.disk.traces === 0 && stats.queuedTraces === 0;
+    if (diskDrained) break;
+    await sleep(20);
+  }
+}
+const recoveryFigures = recoveryWindow.end();
 const recoveryMs = performance.now() - recoveryStarted;
 rss.stop();
 const statsAfterRecovery = variant.stats();
@@ -91,6 +108,9 @@ await finish({
   recoveryMs,
   flushed,
   flushError,
+  diskDrained,
+  outageFigures,
+  recoveryFigures,
   statsAfterProduction,
   statsAfterRecovery,
   statsAfterShutdown: variant.stats(),

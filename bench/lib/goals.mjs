@@ -57,6 +57,8 @@ export function judgeGoals({ throughput, steady, outage }) {
         oursOutage.delivered + oursOutage.droppedTotal === oursOutage.traces,
     });
   }
+  const disk = outage?.runs.find((run) => run.variant === 'ours-disk');
+  if (disk) goals.push(...judgeDisk(disk, oursOutage));
   // Last, so the issue's goals keep their places in the table and in the History lines.
   const steadyGoal = steady && judgeSteady(steady);
   if (steadyGoal) goals.push(steadyGoal);
@@ -99,4 +101,45 @@ function judgeSteady({ options, runs, medians }) {
     met: ratio <= 1,
     informational: true,
   };
+}
+
+/** Event-loop delay p99 during the outage: how far above the variant without disk the spill may be. */
+const DISK_LOOP_SLACK_MS = 5;
+
+/** The goals of issue 20: the outage with a persistDir, against the same outage without one. */
+function judgeDisk(disk, memoryOnly) {
+  const limit = disk.maxQueueBytes + OUTAGE_SLACK_BYTES;
+  const goals = [
+    {
+      goal: 'persistDir: 100% delivered after recovery, 0 duplicates',
+      measured:
+        `${disk.delivered} of ${disk.traces} delivered, ${disk.duplicates} duplicates, ${disk.droppedTotal} dropped` +
+        ` (${disk.replayedTraces ?? 0} replayed from disk; folder ${disk.diskDrained ? 'emptied' : 'not emptied'})`,
+      met: disk.delivered === disk.traces && disk.duplicates === 0,
+    },
+    {
+      goal: 'persistDir: peak RSS growth within maxQueueBytes + 64 MB',
+      measured: `growth ${(disk.growthRss / MiB).toFixed(1)} MiB of ${(limit / MiB).toFixed(0)} MiB allowed`,
+      met: disk.growthRss <= limit,
+    },
+  ];
+  if (memoryOnly) {
+    const extraCpuUs = disk.cpuOutageUs - memoryOnly.cpuOutageUs;
+    goals.push({
+      goal: `persistDir: event-loop p99 during the outage within ${DISK_LOOP_SLACK_MS} ms of the variant without disk`,
+      measured: `${disk.loopP99OutageMs.toFixed(1)} ms vs ${memoryOnly.loopP99OutageMs.toFixed(1)} ms`,
+      met: disk.loopP99OutageMs <= memoryOnly.loopP99OutageMs + DISK_LOOP_SLACK_MS,
+    });
+    const spilled = disk.diskTracesAtEndOfOutage ?? 0;
+    goals.push({
+      goal: 'persistDir: disk bytes per trace and the CPU the spill adds (for information)',
+      measured:
+        `${spilled ? Math.round(disk.diskBytesAtEndOfOutage / spilled) : 'n/a'} bytes per trace on disk; ` +
+        `CPU in the outage ${(disk.cpuOutageUs / 1e6).toFixed(2)} s vs ${(memoryOnly.cpuOutageUs / 1e6).toFixed(2)} s ` +
+        `without disk (+${(extraCpuUs / 1e6).toFixed(2)} s, ${spilled ? (extraCpuUs / spilled).toFixed(1) : 'n/a'} µs per trace spilled)`,
+      met: true,
+      informational: true,
+    });
+  }
+  return goals;
 }

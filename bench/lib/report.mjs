@@ -2,7 +2,7 @@
 // scenario (ours, OTLP, ratio; the throughput and steady-rate ones in report-throughput.mjs), the
 // goals, and where the time goes when profiled.
 import { existsSync, readFileSync } from 'node:fs';
-import { f0, f1, mibOf, pct, table } from './markdown.mjs';
+import { f0, f1, f2, mibOf, pct, table } from './markdown.mjs';
 import { steadySection, throughputSection } from './report-throughput.mjs';
 import { TEXT_SIZES } from './workload.mjs';
 
@@ -13,7 +13,9 @@ function outageSection({ options, runs }) {
     `The sink answers 503 to every request for ${options.outageSeconds} s while ${options.outageTraces} traces are ` +
       `produced, spread evenly over that time; then it answers 200 again and the app calls forceFlush(). Ours runs ` +
       `with \`maxQueueBytes\` ${options.maxQueueMib} MiB and \`maxQueueTraces\` raised to ${options.outageTraces}, so ` +
-      'the byte bound is the one that holds; the OTLP pipeline with its defaults. "Delivered" counts distinct trace ' +
+      'the byte bound is the one that holds; the OTLP pipeline with its defaults. `ours-disk` is ours with a ' +
+      '`persistDir` on the temp disk (a fresh folder per run): what memory cannot hold goes to disk and is replayed ' +
+      'after recovery, which then lasts until the folder is empty. "Delivered" counts distinct trace ' +
       'ids the sink accepted (complete traces for OTLP).',
     '',
   ];
@@ -21,6 +23,7 @@ function outageSection({ options, runs }) {
   const row = (label, pick) => rows.push([label, ...runs.map(pick)]);
   row('Peak RSS', (r) => mibOf(r.peakRss));
   row('RSS baseline (warmed up, after gc)', (r) => mibOf(r.baselineRss));
+  row('Peak RSS during the outage (before recovery)', (r) => mibOf(r.peakDuringOutage));
   row('Peak RSS growth over the baseline', (r) => mibOf(r.growthRss));
   row('RSS after the outage, after gc', (r) => mibOf(r.settledAfterProduction));
   row('Bytes held at the end of the outage', (r) => mibOf(r.queuedBytesAtEndOfOutage));
@@ -28,6 +31,20 @@ function outageSection({ options, runs }) {
   row('Dropped by reason', (r) => (r.droppedByReason ? JSON.stringify(r.droppedByReason) : 'not reported'));
   row('Traces delivered after recovery', (r) => `${r.delivered} (${pct(r.delivered / r.traces)})`);
   row('Sent twice (duplicates at the sink)', (r) => String(r.duplicates));
+  row('CPU during the outage (user + system)', (r) => `${f2(r.cpuOutageUs / 1e6)} s`);
+  row('Event-loop delay p99 during the outage', (r) => `${f1(r.loopP99OutageMs)} ms`);
+  row('On disk at the end of the outage', (r) =>
+    r.diskTracesAtEndOfOutage === undefined
+      ? '-'
+      : `${r.diskTracesAtEndOfOutage} traces, ${mibOf(r.diskBytesAtEndOfOutage)} in ${r.diskFilesAtEndOfOutage} files`,
+  );
+  row('Disk bytes per trace', (r) =>
+    r.diskTracesAtEndOfOutage ? f0(r.diskBytesAtEndOfOutage / r.diskTracesAtEndOfOutage) : '-',
+  );
+  row('Replayed from disk after recovery', (r) =>
+    r.replayedTraces === undefined ? '-' : String(r.replayedTraces),
+  );
+  row('CPU during recovery', (r) => `${f2(r.cpuRecoveryUs / 1e6)} s`);
   row(
     'Recovery: forceFlush() after the sink came back',
     (r) =>

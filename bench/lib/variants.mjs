@@ -1,5 +1,6 @@
 // The pipelines under test, each on its own NodeTracerProvider (not registered globally):
 //   ours — AqmSpanProcessor (assembles, maps, masks hooks, JSON per the contract, bounded retrying queue);
+//   ours-disk — the same with a `persistDir` (outage scenario only: the scenario passes the folder);
 //   otlp — BatchSpanProcessor(OTLPTraceExporter) with default settings: what OpenTelemetry users have;
 //   otlp-noloss — the same with its span queue raised to hold the whole burst, so it drops nothing
 //     either: the like-for-like comparison of the work per delivered trace;
@@ -18,7 +19,10 @@ export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'bare'];
  *   AQM_APPLICATION_ID); `spanQueue`: the span queue of otlp-noloss.
  */
 export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
-  if (name === 'ours') {
+  if (name === 'ours' || name === 'ours-disk') {
+    if (name === 'ours-disk' && typeof aqm.persistDir !== 'string') {
+      throw new TypeError('ours-disk needs aqm.persistDir');
+    }
     const processor = new AqmSpanProcessor({ baseUrl: sinkUrl, ...aqm });
     return {
       provider: new NodeTracerProvider({ spanProcessors: [processor] }),

@@ -3,6 +3,9 @@
 // child flushes. Reports peak RSS (and its growth over the warmed-up baseline), drops by reason, and
 // the traces the sink received after recovery (distinct trace ids: a trace sent twice counts once).
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChild } from '../lib/children.mjs';
 import { MiB, mib } from '../lib/measure.mjs';
@@ -14,7 +17,9 @@ const RECOVERY_DEADLINE_MS = 120_000;
 
 async function runVariant(variant, options, log) {
   const apiKey = `bench-${randomUUID()}`;
-  const sink = await startSink({ kind: variant === 'ours' ? 'aqm' : 'otlp', apiKey });
+  const sink = await startSink({ kind: variant.startsWith('ours') ? 'aqm' : 'otlp', apiKey });
+  // ours-disk: a fresh folder per run, on the machine's temp disk.
+  const persistDir = variant === 'ours-disk' ? await mkdtemp(join(tmpdir(), 'aqm-bench-spill-')) : undefined;
   const outageMs = options.outageSeconds * 1000;
   let sinkUpTimer;
   let goAt = 0;
@@ -33,6 +38,8 @@ async function runVariant(variant, options, log) {
         aqm: {
           maxQueueTraces: options.outageTraces,
           maxQueueBytes: options.maxQueueMib * MiB,
+          // The folder sized for the whole outage (~560 MiB of records here; the default is 256 MiB).
+          ...(persistDir === undefined ? {} : { persistDir, maxDiskBytes: 1024 * MiB }),
           ...options.aqmExtra,
         },
       },
@@ -61,6 +68,7 @@ async function runVariant(variant, options, log) {
     });
     const received = sink.snapshot(2);
     const dropped = result.statsAfterRecovery?.droppedTraces;
+    const diskAtEnd = result.statsAfterProduction?.disk;
     const run = {
       variant,
       traces: result.traces,
@@ -68,6 +76,7 @@ async function runVariant(variant, options, log) {
       baselineRss: result.baselineRss,
       peakRss: result.peakRss,
       growthRss: result.peakRss - result.baselineRss,
+      peakDuringOutage: result.peakDuringOutage,
       settledAfterProduction: result.settledAfterProduction,
       produceMs: result.produceMs,
       recoveryMs: result.recoveryMs,
@@ -82,12 +91,26 @@ async function runVariant(variant, options, log) {
       queuedBytesAtEndOfOutage: result.statsAfterProduction?.queuedBytes,
       queuedTracesAtEndOfOutage: result.statsAfterProduction?.queuedTraces,
       retries: result.statsAfterRecovery?.retries,
+      cpuOutageUs: result.outageFigures.cpuUs,
+      loopP99OutageMs: result.outageFigures.loopP99Ms,
+      loopMaxOutageMs: result.outageFigures.loopMaxMs,
+      cpuRecoveryUs: result.recoveryFigures.cpuUs,
+      diskDrained: result.diskDrained,
+      diskTracesAtEndOfOutage: diskAtEnd?.traces,
+      diskBytesAtEndOfOutage: diskAtEnd?.bytes,
+      diskFilesAtEndOfOutage: diskAtEnd?.files,
+      replayedTraces: result.statsAfterRecovery?.disk?.replayedTraces,
     };
     log(
-      `  ${variant}: peak RSS ${mib(run.peakRss)} (baseline ${mib(run.baselineRss)}, growth ${mib(run.growthRss)}), ` +
+      `  ${variant}: peak RSS ${mib(run.peakRss)} (baseline ${mib(run.baselineRss)}, growth ${mib(run.growthRss)}, ` +
+        `peak during the outage ${mib(run.peakDuringOutage)}), ` +
         `delivered after recovery ${run.delivered}, dropped ${run.droppedTotal}` +
         (run.droppedByReason ? ` ${JSON.stringify(run.droppedByReason)}` : '') +
         `, recovery ${(run.recoveryMs / 1000).toFixed(1)} s` +
+        `, CPU in the outage ${(run.cpuOutageUs / 1e6).toFixed(2)} s, loop p99 ${run.loopP99OutageMs.toFixed(1)} ms` +
+        (diskAtEnd
+          ? `, on disk ${diskAtEnd.traces} traces ${mib(diskAtEnd.bytes)} in ${diskAtEnd.files} files`
+          : '') +
         (run.flushError
           ? ` (forceFlush() rejected: ${run.flushError})`
           : run.flushed
@@ -98,6 +121,7 @@ async function runVariant(variant, options, log) {
   } finally {
     clearTimeout(sinkUpTimer);
     await sink.close();
+    if (persistDir !== undefined) await rm(persistDir, { recursive: true, force: true });
   }
 }
 

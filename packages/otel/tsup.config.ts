@@ -3,8 +3,9 @@ import { treeShakableBuild } from '../../tsup.shared.js';
 // p-queue (and its p-timeout) are ESM-only: bundled, so the CJS build loads on Node 20 without
 // require(esm). eventemitter3 goes along so both builds share one copy. `shims` gives the CJS
 // build `import.meta.url`, used to require the optional peers synchronously.
-// `pipeline` is the entry @aqm/forwarder feeds decoded OTLP through (one pipeline, no second mapping).
+// `pipeline` is the entry @aqm/forwarder feeds decoded OTLP through (one pipeline, no second mapping);
+// `spill` is what `aqm spill` reads of a persistDir folder, without loading OpenTelemetry.
 export default treeShakableBuild(
-  { index: 'src/index.ts', pipeline: 'src/pipeline.ts' },
+  { index: 'src/index.ts', pipeline: 'src/pipeline.ts', spill: 'src/spill-entry.ts' },
   { noExternal: ['p-queue', 'p-timeout', 'eventemitter3'], shims: true },
 );

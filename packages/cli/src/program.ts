@@ -5,6 +5,7 @@ import { registerEvaluationsCommands } from './commands/evaluations.js';
 import { registerGuardrailsCommands } from './commands/guardrails.js';
 import { registerMetricsCommands } from './commands/metrics.js';
 import { registerMonitoringCommands } from './commands/monitoring.js';
+import { registerSpillCommands } from './commands/spill.js';
 import { registerTracesCommands } from './commands/traces.js';
 import { registerWidgetsCommands } from './commands/widgets.js';
 import type { Session } from './session.js';
@@ -61,5 +62,6 @@ export function buildProgram(session: Session): Command {
   registerWidgetsCommands(program, session);
   registerMetricsCommands(program, session);
   registerApplyCommand(program, session);
+  registerSpillCommands(program, session);
   return program;
 }

@@ -19,6 +19,7 @@ export {
   registerAqm,
   type TracingSetup,
 } from './register.js';
+export type { DiskStats } from './spill/spill-ledger.js';
 export {
   type LlmPromptMessage,
   type LlmSpan,

@@ -9,6 +9,7 @@ import {
   rangeOption,
   stringOption,
 } from './option-checks.js';
+import { type PersistOptions, resolvePersistOptions } from './persist-options.js';
 import type { MaskFunction } from './privacy/mask.js';
 
 /**
@@ -77,6 +78,15 @@ export interface AqmOtelOptions {
   sampleRate?: number;
   /** Last say on each record: `false` keeps it from being sent. A throwing predicate keeps the record. */
   shouldExport?: (record: EvaluationTrace) => boolean;
+  /**
+   * A folder where traces the service has not accepted are kept on disk instead of being dropped
+   * (a full memory queue, a batch whose retry time ran out, what is left at shutdown), and sent
+   * from there, oldest first, once the service answers, by this or the next process using the
+   * folder. Default: `AQM_PERSIST_DIR`; off when unset. See the README's "Durable delivery".
+   */
+  persistDir?: string;
+  /** Bytes of spill files `persistDir` may hold; past it the oldest files are deleted. Default 256 MiB. */
+  maxDiskBytes?: number;
 }
 
 /** The options with defaults applied and every value checked. */
@@ -106,6 +116,8 @@ export interface ResolvedOptions {
   mask: MaskFunction | undefined;
   sampleRate: number;
   shouldExport: ((record: EvaluationTrace) => boolean) | undefined;
+  persistDir: PersistOptions['persistDir'];
+  maxDiskBytes: number;
 }
 
 const MIB = 1024 * 1024;
@@ -134,6 +146,8 @@ const KNOWN_OPTIONS = new Set<string>([
   'mask',
   'sampleRate',
   'shouldExport',
+  'persistDir',
+  'maxDiskBytes',
 ]);
 /**
  * Checks the options, fills in defaults and the connection settings from the environment.
@@ -185,6 +199,7 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     mask: functionOption<MaskFunction>('mask', raw.mask),
     sampleRate: rangeOption('sampleRate', raw.sampleRate, 1, 0, 1),
     shouldExport: functionOption<(record: EvaluationTrace) => boolean>('shouldExport', raw.shouldExport),
+    ...resolvePersistOptions(raw, env),
   };
   return { ...resolveConnection(raw, env), ...knobs };
 }

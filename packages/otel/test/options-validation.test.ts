@@ -40,6 +40,8 @@ describe('resolveOptions', () => {
       mask: undefined,
       sampleRate: 1,
       shouldExport: undefined,
+      persistDir: undefined,
+      maxDiskBytes: 256 * 1024 * 1024,
     });
   });
 

@@ -30,6 +30,11 @@ export interface DeliveryHost {
   wakeSignals(): readonly AbortSignal[];
   /** A request succeeded after a pause: the waiting batches may go. */
   resumed(): void;
+  /**
+   * Gives up traces for a reason the disk can cure (retry time out, shutdown): they go to
+   * `persistDir` when there is one, else they are dropped for `reason`.
+   */
+  giveUp(entries: readonly QueuedTrace[], reason: DropReason, message: string): void;
 }
 
 /**
@@ -42,6 +47,8 @@ export class BatchDelivery {
   readonly #host: DeliveryHost;
   #exported = 0;
   #retries = 0;
+  /** Whether the last request failed in a way that may pass (the service is down or paused). */
+  failing = false;
 
   constructor(host: DeliveryHost) {
     this.#host = host;
@@ -68,6 +75,7 @@ export class BatchDelivery {
       const failure = await this.#attempt(entries);
       if (this.#host.isStopped()) return;
       if (failure === undefined) return this.#delivered(entries);
+      this.failing = failure.kind === 'retry' || failure.kind === 'pause';
       switch (failure.kind) {
         case 'retry': {
           const delay =
@@ -183,12 +191,28 @@ export class BatchDelivery {
   }
 
   #delivered(entries: readonly QueuedTrace[]): void {
+    this.failing = false;
     this.#exported += this.#host.held.settle(entries, 'delivered');
     if (this.#host.pause.resume()) this.#host.resumed();
   }
 
   #drop(entries: readonly QueuedTrace[], reason: DropReason, message: string): void {
-    const count = this.#host.held.settle(entries, 'dropped');
+    if (reason === 'retries-exhausted' || reason === 'shutdown') {
+      this.#host.giveUp(entries, reason, message);
+      return;
+    }
+    let dropped = entries;
+    if (reason === 'failed') {
+      // Read back from disk: only the service's acceptance or a 400/413 isolating a record lets it
+      // leave the disk; a failure that is not about the records (a 409, an application id that did
+      // not resolve) leaves them there for a later try.
+      const kept = entries.filter((entry) => entry.fromDisk === true);
+      if (kept.length > 0) {
+        this.#host.held.settle(kept, 'persisted');
+        dropped = entries.filter((entry) => entry.fromDisk !== true);
+      }
+    }
+    const count = this.#host.held.settle(dropped, 'dropped');
     if (count > 0) this.#host.drops.add(reason, count, message);
   }
 }

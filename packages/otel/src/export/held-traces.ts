@@ -73,7 +73,7 @@ export class HeldTraces {
   }
 
   /** Settles the entries not settled yet and lets them go; returns how many it settled. */
-  settle(entries: readonly QueuedTrace[], outcome: DeliveryOutcome): number {
+  settle(entries: readonly QueuedTrace[], outcome: DeliveryOutcome | PromiseLike<DeliveryOutcome>): number {
     let count = 0;
     for (const entry of entries) {
       if (entry.done) continue;
@@ -93,7 +93,12 @@ export class HeldTraces {
 
   /** Drops everything held (at the shutdown deadline); returns how many traces that was. */
   dropAll(): number {
+    return this.settle(this.takeAll(), 'dropped');
+  }
+
+  /** Every trace held, for the caller to settle (at the shutdown deadline). */
+  takeAll(): QueuedTrace[] {
     this.#waiting.drain();
-    return this.settle([...this.#live], 'dropped');
+    return [...this.#live];
   }
 }

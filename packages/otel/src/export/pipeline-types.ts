@@ -1,6 +1,7 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ReadableSpan } from '../sdk-types.js';
+import type { DiskStats } from '../spill/spill-ledger.js';
 import type { DeliveryOutcome } from './queued-trace.js';
 import type { SenderStats, SenderTiming } from './sender-types.js';
 
@@ -30,6 +31,8 @@ export interface AqmStats extends SenderStats {
   sampledOutTraces: number;
   /** Records `shouldExport` said no to. */
   filteredTraces: number;
+  /** What `persistDir` holds and what went through it; absent when it is not set. */
+  disk?: DiskStats;
 }
 
 /** What the processor and the exporter drive: the real pipeline, or the one that does nothing. */

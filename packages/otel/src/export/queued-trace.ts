@@ -1,5 +1,8 @@
-/** How a queued trace ended: accepted by the service, or given up. */
-export type DeliveryOutcome = 'delivered' | 'dropped';
+/**
+ * How a queued trace ended: accepted by the service, given up, or (with `persistDir`) kept on
+ * disk, to be sent from there later.
+ */
+export type DeliveryOutcome = 'delivered' | 'dropped' | 'persisted';
 
 /** Why a trace was given up; the keys of `stats().droppedTraces.byReason`. */
 export type DropReason =
@@ -8,7 +11,9 @@ export type DropReason =
   | 'too-large'
   | 'rejected'
   | 'shutdown'
-  | 'failed';
+  | 'failed'
+  /** Deleted from `persistDir` (oldest first) to stay within `maxDiskBytes`. */
+  | 'disk-full';
 
 /**
  * One trace in the sender's care, from enqueue until it is delivered or dropped. The record is
@@ -33,9 +38,11 @@ export interface QueuedTrace {
   shrinkStep: number;
   /** Settles once, with the outcome. */
   readonly settled: Promise<DeliveryOutcome>;
-  /** Resolves `settled`; only the sender calls it, once. */
-  readonly resolve: (outcome: DeliveryOutcome) => void;
+  /** Resolves `settled` (with an outcome, or the promise of one); only the sender calls it, once. */
+  readonly resolve: (outcome: DeliveryOutcome | PromiseLike<DeliveryOutcome>) => void;
   done: boolean;
+  /** Read back from `persistDir`: its file stays on disk until it settles, so it is never written again. */
+  readonly fromDisk?: boolean;
 }
 
 /**
@@ -57,8 +64,17 @@ export function createQueuedTrace(
   bytes: number,
   sequence: number,
 ): QueuedTrace {
-  const body = utf8Body(json, bytes);
-  let resolve!: (outcome: DeliveryOutcome) => void;
+  return queuedTraceOfBody(traceId, utf8Body(json, bytes), sequence);
+}
+
+/** Creates the queue entry of a record whose JSON is already UTF-8 bytes (read back from disk). */
+export function queuedTraceOfBody(
+  traceId: string,
+  body: Buffer,
+  sequence: number,
+  extra: { queuedAt?: number; fromDisk?: boolean } = {},
+): QueuedTrace {
+  let resolve!: (outcome: DeliveryOutcome | PromiseLike<DeliveryOutcome>) => void;
   const settled = new Promise<DeliveryOutcome>((r) => {
     resolve = r;
   });
@@ -67,11 +83,12 @@ export function createQueuedTrace(
     body,
     bytes: body.byteLength,
     sequence,
-    queuedAt: Date.now(),
+    queuedAt: extra.queuedAt ?? Date.now(),
     shrinkStep: 0,
     settled,
     resolve,
     done: false,
+    ...(extra.fromDisk === true ? { fromDisk: true } : {}),
   };
 }
 

@@ -35,13 +35,32 @@ export interface SenderOptions {
   maxValueChars: number;
   timing?: Partial<SenderTiming>;
   logger?: DiagLogger;
+  /** Where what memory cannot keep goes instead of being dropped (`persistDir`); none by default. */
+  overflow?: OverflowStore;
+}
+
+/** The sender's view of the disk behind its queue. */
+export interface OverflowStore {
+  /** Whether the disk takes writes now. */
+  readonly writable: boolean;
+  /** Whether `bytes` of new records may wait for the disk now (its write buffer is bounded). */
+  canBuffer(bytes: number): boolean;
+  /** Writes records; resolves true once they are on disk, false when the disk refused them. */
+  write(
+    records: readonly (
+      | { traceId: string; body: Buffer }
+      | { traceId: string; json: string; bytes: number }
+    )[],
+  ): Promise<boolean>;
+  /** The sender has room again, or the service answered. */
+  poke(): void;
 }
 
 /** Counters of the sender, part of `stats()`. */
 export interface SenderStats {
   /** Traces the service accepted. */
   exportedTraces: number;
-  /** Traces given up, in total and by reason (`queue-full`, `retries-exhausted`, `too-large`, `rejected`, `shutdown`, `failed`). */
+  /** Traces given up, in total and by reason (`queue-full`, `retries-exhausted`, `too-large`, `rejected`, `shutdown`, `failed`, `disk-full`). */
   droppedTraces: { total: number; byReason: Record<string, number> };
   /** Requests sent again after a failure that might pass (outage, timeout, 429, 5xx, or a probe while paused). */
   retries: number;

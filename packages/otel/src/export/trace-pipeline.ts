@@ -7,6 +7,7 @@ import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
 import { isSampledIn } from '../privacy/sampling.js';
 import type { ReadableSpan } from '../sdk-types.js';
+import { DiskSpill } from '../spill/disk-spill.js';
 import { DeliveryHealth } from './delivery-health.js';
 import type { AqmStats, Pipeline, PipelineInternals } from './pipeline-types.js';
 import type { DeliveryOutcome } from './queued-trace.js';
@@ -31,6 +32,7 @@ export class TracePipeline implements Pipeline {
   readonly #assembler: TraceAssembler;
   readonly #sender: TraceSender;
   readonly #health: DeliveryHealth;
+  readonly #spill: DiskSpill | undefined;
   readonly #recordOptions: RecordOptions;
   /** Tickets of the traces completed during the current `addSpans()` call. */
   #collector: Promise<DeliveryOutcome>[] | undefined;
@@ -63,8 +65,20 @@ export class TracePipeline implements Pipeline {
       },
     });
     const { submit, applicationId } = createSubmit(this.#client, options, this.#health, this.#logger);
+    this.#spill =
+      options.persistDir === undefined
+        ? undefined
+        : new DiskSpill({
+            dir: options.persistDir,
+            maxDiskBytes: options.maxDiskBytes,
+            maxBatchTraces: options.maxBatchTraces,
+            maxBatchBytes: options.maxBatchBytes,
+            batchDelayMs: options.batchDelayMs,
+            logger: this.#logger,
+          });
     this.#sender = new TraceSender({
       ...options,
+      overflow: this.#spill,
       // A getter: the 404 message names the id, which may only be known later.
       get applicationId() {
         return applicationId.label;
@@ -73,6 +87,7 @@ export class TracePipeline implements Pipeline {
       timing: internals.timing,
       logger: this.#logger,
     });
+    this.#spill?.attach(this.#sender);
     this.#recordOptions = {
       environment: options.environment,
       appVersion: options.appVersion,
@@ -176,7 +191,7 @@ export class TracePipeline implements Pipeline {
   /** The pipeline's counters. */
   stats(): AqmStats {
     const assembly = this.#assembler.stats();
-    return {
+    const stats: AqmStats = {
       ...this.#sender.stats(),
       openTraces: assembly.openTraces,
       openTraceBytes: assembly.openTraceBytes,
@@ -185,6 +200,15 @@ export class TracePipeline implements Pipeline {
       sampledOutTraces: this.#sampledOut,
       filteredTraces: this.#filtered,
     };
+    if (this.#spill !== undefined) {
+      stats.disk = this.#spill.stats();
+      const evicted = this.#spill.evictedTraces;
+      if (evicted > 0) {
+        stats.droppedTraces.total += evicted;
+        stats.droppedTraces.byReason['disk-full'] = evicted;
+      }
+    }
+    return stats;
   }
 
   async #shutdown(): Promise<void> {
@@ -200,6 +224,7 @@ export class TracePipeline implements Pipeline {
       );
     }
     await this.#sender.shutdown(this.#options.shutdownTimeoutMs);
+    await this.#spill?.close();
     if (this.#ownsClient && this.#client.close !== undefined) {
       const left = Math.max(100, this.#options.shutdownTimeoutMs - (Date.now() - startedAt));
       let timer: NodeJS.Timeout | undefined;

@@ -9,9 +9,19 @@ import { DropCounter } from './drop-counter.js';
 import { HeldTraces } from './held-traces.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { PauseGate } from './pause-gate.js';
-import { createQueuedTrace, type DeliveryOutcome, DROPPED, type QueuedTrace } from './queued-trace.js';
+import {
+  createQueuedTrace,
+  type DeliveryOutcome,
+  DROPPED,
+  type DropReason,
+  type QueuedTrace,
+  queuedTraceOfBody,
+} from './queued-trace.js';
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
 import { sleep } from './sleep.js';
+import { giveUpToDisk, overflowToDisk } from './to-disk.js';
+
+const PERSISTED: Promise<DeliveryOutcome> = Promise.resolve('persisted');
 
 const DEFAULT_TIMING: SenderTiming = {
   backoff: DEFAULT_BACKOFF,
@@ -67,6 +77,7 @@ export class TraceSender {
         this.#wakeSleepers();
         this.#schedulePump();
       },
+      giveUp: (entries, reason, message) => this.#giveUp(entries, reason, message),
     });
   }
 
@@ -80,7 +91,8 @@ export class TraceSender {
   enqueue(record: EvaluationTrace): Promise<DeliveryOutcome> {
     if (this.#closing) return this.#dropAfterShutdown();
     const { maxQueueTraces, maxQueueBytes } = this.#options;
-    if (this.#held.count >= maxQueueTraces) return this.#dropQueueFull();
+    const overflow = this.#options.overflow;
+    if (this.#held.count >= maxQueueTraces && overflow === undefined) return this.#dropQueueFull();
     let json: string;
     try {
       json = JSON.stringify(record);
@@ -90,7 +102,9 @@ export class TraceSender {
     }
     // Measured before the record is copied into its buffer: one over the byte bound is not copied.
     const bytes = Buffer.byteLength(json, 'utf8');
-    if (this.#held.bytes + bytes > maxQueueBytes) return this.#dropQueueFull();
+    if (this.#held.count >= maxQueueTraces || this.#held.bytes + bytes > maxQueueBytes) {
+      return this.#overflow(record.traceId, json, bytes);
+    }
     const entry = createQueuedTrace(record.traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
     this.#schedulePump();
@@ -106,6 +120,8 @@ export class TraceSender {
     if (this.#closing) return this.#dropAfterShutdown();
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     if (this.#held.count >= maxQueueTraces || this.#held.bytes + minBytes > maxQueueBytes) {
+      // With a disk behind the queue, the record is built and goes there instead.
+      if (this.#options.overflow?.canBuffer(minBytes) === true) return undefined;
       return this.#dropQueueFull();
     }
     return undefined;
@@ -147,6 +163,36 @@ export class TraceSender {
     return this.#shutdownPromise;
   }
 
+  /**
+   * Whether records read back from disk (`traces`, `bytes`) may be queued now: nothing waits for a
+   * batch, a request slot is free, there is room, and the service is not known to be failing (then
+   * only one file at a time is in memory, retried on the backoff schedule like any batch).
+   */
+  canTakeReplay(traces: number, bytes: number): boolean {
+    if (this.#closing || this.#held.waiting > 0 || this.#activeBatches >= this.#options.concurrency)
+      return false;
+    if (this.#held.count === 0) return true;
+    if (this.#delivery.failing || this.#pause.paused) return false;
+    const { maxQueueTraces, maxQueueBytes } = this.#options;
+    return this.#held.count + traces <= maxQueueTraces && this.#held.bytes + bytes <= maxQueueBytes / 2;
+  }
+
+  /** Queues records read back from disk; they go out at once (they have waited long enough). */
+  admit(records: readonly { traceId: string; body: Buffer }[], queuedAt: number): Promise<DeliveryOutcome>[] {
+    // Shutdown began while the file was being read: its records stay on disk.
+    if (this.#closing) return records.map(() => PERSISTED);
+    const tickets = records.map((record) => {
+      const entry = queuedTraceOfBody(record.traceId, record.body, this.#linger.nextSequence(), {
+        queuedAt,
+        fromDisk: true,
+      });
+      this.#held.add(entry);
+      return entry.settled;
+    });
+    this.sendNow();
+    return tickets;
+  }
+
   /** The sender's counters. */
   stats(): SenderStats {
     return {
@@ -173,16 +219,30 @@ export class TraceSender {
     this.#linger.stop();
     if (!flushed) {
       this.#hardStop.abort();
-      const left = this.#held.dropAll();
-      if (left > 0) {
-        this.#drops.add(
-          'shutdown',
+      const left = this.#held.takeAll();
+      if (left.length > 0) {
+        this.#giveUp(
           left,
-          `${left} trace(s) not delivered within shutdownTimeoutMs (${timeoutMs} ms)`,
+          'shutdown',
+          `${left.length} trace(s) not delivered within shutdownTimeoutMs (${timeoutMs} ms)`,
         );
+        // What goes to disk is written before shutdown resolves.
+        await Promise.all(left.map((entry) => entry.settled));
       }
     }
     this.#queue.clear();
+  }
+
+  #giveUp(entries: readonly QueuedTrace[], reason: DropReason, message: string): void {
+    giveUpToDisk(this.#held, this.#drops, this.#options.overflow, { entries, reason, message });
+  }
+
+  /** A record the memory queue cannot hold: to disk when there is one that takes it, else dropped. */
+  #overflow(traceId: string, json: string, bytes: number): Promise<DeliveryOutcome> {
+    const overflow = this.#options.overflow;
+    if (overflow === undefined || !overflow.canBuffer(bytes)) return this.#dropQueueFull();
+    // The JSON is copied straight into the file's buffer: no Buffer of its own per trace.
+    return overflowToDisk(overflow, this.#drops, { traceId, json, bytes });
   }
 
   #dropAfterShutdown(): Promise<DeliveryOutcome> {
@@ -231,6 +291,7 @@ export class TraceSender {
           this.#activeBatches -= 1;
           if (state.probe) this.#pause.probeActive = false;
           this.#schedulePump();
+          this.#options.overflow?.poke();
         });
     }
   }

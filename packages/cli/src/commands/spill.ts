@@ -1,0 +1,125 @@
+import { inspectSpillFolder, purgeSpillFolder, type SpillFolderReport } from '@aqm/otel/spill';
+import { type Command, Option } from 'commander';
+import type { Session } from '../session.js';
+import { CliUsageError } from '../usage-error.js';
+
+interface SpillFlags {
+  dir?: string;
+  yes?: boolean;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Control characters (from a file an app wrote) made visible before they reach a terminal. */
+function visible(text: string): string {
+  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function mib(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function age(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)}s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)}m`;
+  if (ms < 86_400_000) return `${(ms / 3_600_000).toFixed(1)}h`;
+  return `${(ms / 86_400_000).toFixed(1)}d`;
+}
+
+/** The folder from `--dir`, else AQM_PERSIST_DIR (as the app reads it). */
+function folderOf(flags: SpillFlags, session: Session): string {
+  const dir = flags.dir ?? session.io.env.AQM_PERSIST_DIR?.trim();
+  if (dir === undefined || dir === '') {
+    throw new CliUsageError(
+      "Missing folder: pass --dir <path> or set AQM_PERSIST_DIR (the app's persistDir)",
+    );
+  }
+  return dir;
+}
+
+function summary(report: SpillFolderReport, now: number): Array<[string, string]> {
+  const claimed = report.owners.reduce((sum, owner) => sum + owner.traces, 0);
+  return [
+    ['folder', visible(report.dir)],
+    [
+      'waiting',
+      `${report.waiting.traces} traces in ${report.waiting.files} files (${mib(report.waiting.bytes)})`,
+    ],
+    [
+      'being sent',
+      `${claimed} traces held by ${report.owners.filter((o) => o.alive).length} live process(es)`,
+    ],
+    ['oldest', report.oldestWrittenAt === undefined ? '-' : `${age(now - report.oldestWrittenAt)} ago`],
+    ['corrupt', `${report.corrupt.files} files (${mib(report.corrupt.bytes)}) in corrupt/`],
+  ];
+}
+
+/**
+ * `aqm spill status|purge`: the backlog an app's `persistDir` holds (traces the service has not
+ * accepted yet), and a way to empty it. Works on the folder only: no service call, no API key.
+ */
+export function registerSpillCommands(program: Command, session: Session): void {
+  const spill = program
+    .command('spill')
+    .description("look at or empty an app's persistDir: traces kept on disk until the service accepts them");
+  const dirOption = () => new Option('--dir <path>', 'the folder (default: AQM_PERSIST_DIR)');
+
+  spill
+    .command('status')
+    .description('what the folder holds: traces waiting, being sent, the oldest, corrupt files')
+    .addOption(dirOption())
+    .action(async (flags: SpillFlags, command: Command) => {
+      const dir = folderOf(flags, session);
+      const report = await inspectSpillFolder(dir);
+      const out = session.output(command);
+      if (out.json) return out.printJson(report);
+      if (!report.exists) return out.note(`${visible(dir)} does not exist: nothing was ever kept there.`);
+      out.fields(summary(report, session.now().getTime()));
+      if (report.owners.length > 0) {
+        out.line();
+        out.table(
+          [
+            { header: 'PROCESS', value: (o: SpillFolderReport['owners'][number]) => visible(o.id) },
+            { header: 'PID', value: (o) => String(o.pid ?? '-') },
+            { header: 'HOST', value: (o) => visible(o.host ?? '-') },
+            { header: 'STATE', value: (o) => (o.alive ? 'alive' : 'gone (its files are taken over)') },
+            { header: 'TRACES', value: (o) => String(o.traces) },
+          ],
+          report.owners,
+        );
+      }
+    });
+
+  spill
+    .command('purge')
+    .description(
+      'delete the traces waiting in the folder (and those of processes that are gone, and corrupt/)',
+    )
+    .addOption(dirOption())
+    .option('--yes', 'really delete (without it, only says what would be deleted)')
+    .action(async (flags: SpillFlags, command: Command) => {
+      const dir = folderOf(flags, session);
+      const out = session.output(command);
+      if (flags.yes !== true) {
+        const report = await inspectSpillFolder(dir);
+        const gone = report.owners.filter((o) => !o.alive).reduce((sum, o) => sum + o.traces, 0);
+        throw new CliUsageError(
+          `purge would delete ${report.waiting.traces + gone} trace(s) the service has not accepted, and ` +
+            `${report.corrupt.files} corrupt file(s), from ${visible(dir)}; add --yes to delete them`,
+        );
+      }
+      const result = await purgeSpillFolder(dir);
+      if (out.json) return out.printJson(result);
+      out.line(
+        `Deleted ${result.deleted.traces} trace(s) in ${result.deleted.files} file(s) (${mib(result.deleted.bytes)}) ` +
+          `and ${result.corruptDeleted} corrupt file(s) from ${visible(dir)}.`,
+      );
+      if (result.leftToLiveProcesses.files > 0) {
+        out.note(
+          `Left ${result.leftToLiveProcesses.traces} trace(s) that a running process is sending; they leave the ` +
+            'folder once the service accepts them.',
+        );
+      }
+    });
+}

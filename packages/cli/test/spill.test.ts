@@ -1,0 +1,84 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../src/io.js';
+import { runCli } from '../src/run-cli.js';
+
+function memoryIo(env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env,
+    now: () => new Date(1_700_000_060_000),
+    out: () => out,
+    err: () => err,
+  };
+}
+
+/** A spill file's name as @aqm/otel writes it (its content is not read by these commands). */
+const fileName = (at: number, traces: number, bytes: number) =>
+  `${String(at).padStart(15, '0')}-t-1.n${traces}.b${bytes}.aqmspill`;
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'aqm-cli-spill-'));
+  await writeFile(join(dir, fileName(1_700_000_000_000, 100, 2048)), 'x');
+  await writeFile(join(dir, fileName(1_700_000_030_000, 20, 1024)), 'x');
+  await writeFile(join(dir, 'notes.txt'), 'a file of the user: never touched');
+  // A claim folder of a process that is gone (no such pid on this host).
+  const gone = join(dir, 'owners', 'gone1');
+  await mkdir(gone, { recursive: true });
+  await writeFile(
+    join(gone, 'owner.json'),
+    JSON.stringify({ pid: 2 ** 22 + 7, host: (await import('node:os')).hostname(), startedAt: 0 }),
+  );
+  await writeFile(join(gone, fileName(1_699_999_000_000, 5, 512)), 'x');
+  await mkdir(join(dir, 'corrupt'));
+  await writeFile(join(dir, 'corrupt', `1-${fileName(1, 1, 1)}`), 'torn');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('aqm spill', () => {
+  it('status shows the backlog, the oldest, the processes and corrupt files', async () => {
+    const io = memoryIo();
+    expect(await runCli(['spill', 'status', '--dir', dir], io)).toBe(0);
+    expect(io.out()).toContain('120 traces in 2 files');
+    expect(io.out()).toMatch(/oldest:\s+18m ago/);
+    expect(io.out()).toContain('gone (its files are taken over)');
+    expect(io.out()).toMatch(/corrupt:\s+1 files/);
+    const json = memoryIo({ AQM_PERSIST_DIR: dir });
+    expect(await runCli(['spill', 'status', '--json'], json)).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({
+      waiting: { files: 2, traces: 120, bytes: 3072 },
+      exists: true,
+    });
+  });
+
+  it('purge says what it would delete and deletes only with --yes, leaving other files alone', async () => {
+    const dry = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir], dry)).toBe(2);
+    expect(dry.err()).toContain('purge would delete 125 trace(s)');
+    expect((await readdir(dir)).filter((n) => n.endsWith('.aqmspill'))).toHaveLength(2);
+
+    const io = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir, '--yes'], io)).toBe(0);
+    expect(io.out()).toContain('Deleted 125 trace(s) in 3 file(s)');
+    expect((await readdir(dir)).sort()).toEqual(['corrupt', 'notes.txt', 'owners']);
+    expect(await readdir(join(dir, 'owners'))).toEqual([]);
+    expect(await readdir(join(dir, 'corrupt'))).toEqual([]);
+  });
+
+  it('needs a folder, and says so for one that does not exist', async () => {
+    const none = memoryIo();
+    expect(await runCli(['spill', 'status'], none)).toBe(2);
+    expect(none.err()).toContain('pass --dir <path> or set AQM_PERSIST_DIR');
+    const missing = memoryIo();
+    expect(await runCli(['spill', 'status', '--dir', join(dir, 'nope')], missing)).toBe(0);
+    expect(missing.err()).toContain('does not exist');
+  });
+});

@@ -1,0 +1,48 @@
+import type { DropCounter } from './drop-counter.js';
+import type { HeldTraces } from './held-traces.js';
+import type { DeliveryOutcome, DropReason, QueuedTrace } from './queued-trace.js';
+import type { OverflowStore } from './sender-types.js';
+
+/**
+ * Settles held traces given up for a reason the disk can cure (retry time out, shutdown): those
+ * read from disk stay there (`persisted`: their file goes back to the folder), the others are
+ * written to `overflow` and settle once they are on disk; without a disk that takes writes, or if
+ * it refuses them, they are dropped for `reason`.
+ */
+export function giveUpToDisk(
+  held: HeldTraces,
+  drops: DropCounter,
+  overflow: OverflowStore | undefined,
+  given: { entries: readonly QueuedTrace[]; reason: DropReason; message: string },
+): void {
+  const { entries, reason, message } = given;
+  const fromDisk = entries.filter((entry) => entry.fromDisk === true);
+  held.settle(fromDisk, 'persisted');
+  const fresh = fromDisk.length === 0 ? entries : entries.filter((entry) => entry.fromDisk !== true);
+  if (fresh.length === 0) return;
+  if (overflow === undefined || !overflow.writable) {
+    const count = held.settle(fresh, 'dropped');
+    if (count > 0) drops.add(reason, count, message);
+    return;
+  }
+  const records = fresh.map((entry) => ({ traceId: entry.traceId, body: entry.body }));
+  const written = overflow.write(records).then((ok): DeliveryOutcome => {
+    if (ok) return 'persisted';
+    drops.add(reason, records.length, `${message}; persistDir refused them too`);
+    return 'dropped';
+  });
+  held.settle(fresh, written);
+}
+
+/** A new record the memory queue cannot hold, to disk: its ticket, `persisted` once it is there. */
+export function overflowToDisk(
+  overflow: OverflowStore,
+  drops: DropCounter,
+  record: { traceId: string; json: string; bytes: number },
+): Promise<DeliveryOutcome> {
+  return overflow.write([record]).then((ok) => {
+    if (ok) return 'persisted';
+    drops.add('queue-full', 1, 'The queue was full and persistDir refused the trace');
+    return 'dropped';
+  });
+}

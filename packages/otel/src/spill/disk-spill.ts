@@ -1,0 +1,308 @@
+import type { DiagLogger } from '@opentelemetry/api';
+import type { DeliveryOutcome } from '../export/queued-trace.js';
+import type { OverflowStore } from '../export/sender-types.js';
+import { ThrottledReporter } from '../export/throttled-reporter.js';
+import { decodeSpillFile, type SpillFileName, type SpillRecord } from './spill-file.js';
+import { filesOfOthers, SpillFolder } from './spill-folder.js';
+import { type DiskStats, SpillLedger } from './spill-ledger.js';
+import { HEARTBEAT_MS } from './spill-owners.js';
+import { type SpillInput, SpillWriter } from './spill-writer.js';
+
+/** How long the pipeline stays in memory only after the disk refused a write. */
+const DISK_RETRY_MS = 30_000;
+/** How long this process leaves alone a file it had to return (the service failing, or refusing it). */
+const PARK_MS = 60_000;
+const MIB = 1024 * 1024;
+
+/** What the spill unit needs of the sender: room, and a way to queue records read back from disk. */
+export interface ReplayTarget {
+  /** Whether a file of `traces`/`bytes` may be queued now (room, and the service not known to be failing). */
+  canTakeReplay(traces: number, bytes: number): boolean;
+  /** Queues records read from disk; their tickets settle `persisted` when they stay on disk. */
+  admit(records: readonly SpillRecord[], queuedAt: number): Promise<DeliveryOutcome>[];
+}
+
+/** Settings of a {@link DiskSpill}. */
+export interface DiskSpillOptions {
+  dir: string;
+  maxDiskBytes: number;
+  /** A file holds at most one request's worth. */
+  maxBatchTraces: number;
+  maxBatchBytes: number;
+  /** How long a partial file waits for more records (`batchDelayMs`). */
+  batchDelayMs: number;
+  logger: DiagLogger;
+  /** How long to stay in memory only after the disk refused a write (default 30 s; tests shorten it). */
+  retryMs?: number;
+}
+
+/**
+ * The disk behind the sender's memory queue (`persistDir`). It takes what memory cannot keep
+ * (`write`), and, in the background, feeds files back to the sender oldest first whenever the
+ * sender has room and the service is answering (`poke`). A file leaves the disk only once every
+ * record in it was accepted or isolated as poisoned by a 400; otherwise it goes back to the pool.
+ * Nothing here throws into the app or makes it wait: start-up scans the folder asynchronously,
+ * and a disk that refuses writes turns the pipeline to memory only (said once) until a later try.
+ */
+export class DiskSpill implements OverflowStore {
+  readonly #folder: SpillFolder;
+  readonly #ledger = new SpillLedger();
+  readonly #writer: SpillWriter;
+  readonly #logger: DiagLogger;
+  /** At most one disk-full report a minute (like the sender's drop reports). */
+  readonly #reporter: ThrottledReporter;
+  readonly #bufferLimit: number;
+  readonly #retryMs: number;
+  #target: ReplayTarget | undefined;
+  #opened = false;
+  /** Whether this process has a claim folder to give back at close. */
+  #everOpened = false;
+  #downUntil = 0;
+  #down = false;
+  #closing = false;
+  #timer: NodeJS.Timeout | undefined;
+  #opening: Promise<void> | undefined;
+  #replay: Promise<void> | undefined;
+  #pokedAgain = false;
+  readonly #finishing = new Set<Promise<void>>();
+  /**
+   * Files this process returned to the folder unsent, and until when it leaves them alone: a file
+   * the service keeps refusing (a 409) is not sent in a loop. Bounded by the folder's files.
+   */
+  readonly #parked = new Map<string, number>();
+  #spilled = 0;
+  #replayed = 0;
+  #corrupt = 0;
+  /** Traces deleted from disk at `maxDiskBytes` (the `disk-full` drop reason). */
+  evictedTraces = 0;
+
+  constructor(options: DiskSpillOptions) {
+    this.#folder = new SpillFolder(options.dir);
+    this.#logger = options.logger;
+    this.#reporter = new ThrottledReporter(options.logger, 60_000);
+    this.#retryMs = options.retryMs ?? DISK_RETRY_MS;
+    // Records waiting for their write: bounded, so a disk slower than the app cannot grow memory.
+    this.#bufferLimit = Math.max(8 * MIB, 4 * options.maxBatchBytes);
+    this.#writer = new SpillWriter(
+      this.#folder,
+      this.#ledger,
+      {
+        refused: (error) => this.#refused(error),
+        wrote: (traces) => {
+          this.#spilled += traces;
+          this.#recovered();
+        },
+        evicted: (traces, message) => {
+          this.evictedTraces += traces;
+          this.#reporter.report(
+            'disk-full',
+            'warn',
+            `Dropped ${traces} trace(s) from persistDir, reason disk-full: ${message}`,
+          );
+        },
+      },
+      {
+        maxTraces: options.maxBatchTraces,
+        maxBytes: options.maxBatchBytes,
+        lingerMs: options.batchDelayMs,
+        maxDiskBytes: options.maxDiskBytes,
+      },
+    );
+  }
+
+  /** Connects the sender and starts in the background: opening the folder, taking over, replaying. */
+  attach(target: ReplayTarget): void {
+    this.#target = target;
+    this.#timer = setInterval(() => void this.#tick(), HEARTBEAT_MS);
+    this.#timer.unref();
+    // Writes wait for the folder to be opened; a trace that overflows meanwhile is not turned away.
+    this.#opening = this.#tick().finally(() => {
+      this.#opening = undefined;
+    });
+    this.#writer.waitFor(this.#opening);
+  }
+
+  /** Whether the disk takes writes now (presumed until the folder has refused one). */
+  get writable(): boolean {
+    return !this.#closing && Date.now() >= this.#downUntil;
+  }
+
+  /** Whether `bytes` of new records may wait for the disk without passing the write buffer's bound. */
+  canBuffer(bytes: number): boolean {
+    return this.writable && this.#writer.buffered + bytes <= this.#bufferLimit;
+  }
+
+  /** Writes records; resolves true once they are on disk, false when the disk refused them. */
+  write(records: readonly SpillInput[]): Promise<boolean> {
+    // The folder could not be opened before: the next write waits for another try, not the timer's.
+    if (!this.#opened && this.#opening === undefined) {
+      this.#opening = this.#tick().finally(() => {
+        this.#opening = undefined;
+      });
+      this.#writer.waitFor(this.#opening);
+    }
+    return this.#writer.write(records);
+  }
+
+  /** The sender has room again, or the service answered: send files from disk if there are any. */
+  poke(): void {
+    if (this.#target === undefined || !this.#opened || this.#closing) return;
+    if (this.#replay !== undefined) {
+      this.#pokedAgain = true;
+      return;
+    }
+    this.#replay = this.#replayFiles()
+      .catch((error: unknown) => this.#logger.warn(`Replaying from persistDir failed: ${String(error)}`))
+      .finally(() => {
+        this.#replay = undefined;
+        if (this.#pokedAgain) {
+          this.#pokedAgain = false;
+          this.poke();
+        }
+      });
+  }
+
+  stats(): DiskStats {
+    return {
+      writable: this.writable,
+      ...this.#ledger.totals(Date.now()),
+      spilledTraces: this.#spilled,
+      replayedTraces: this.#replayed,
+      corruptFiles: this.#corrupt,
+    };
+  }
+
+  /**
+   * After the sender shut down: finishes the writes, returns the files this process claimed to
+   * the folder and removes its claim folder. Never rejects.
+   */
+  async close(): Promise<void> {
+    this.#closing = true;
+    clearInterval(this.#timer);
+    await this.#writer.drain();
+    await this.#replay;
+    await Promise.allSettled([...this.#finishing]);
+    if (!this.#everOpened) return;
+    await this.#folder.close().catch((error: unknown) => {
+      this.#logger.warn(`Could not release the claimed files in persistDir: ${String(error)}`);
+    });
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#closing) return;
+    try {
+      if (!this.#opened) {
+        if (Date.now() < this.#downUntil) return;
+        await this.#folder.open();
+        this.#opened = true;
+        this.#everOpened = true;
+        this.#recovered();
+      } else {
+        await this.#folder.heartbeat();
+      }
+      await this.#scan();
+    } catch (error) {
+      this.#refused(error);
+      return;
+    }
+    this.poke();
+  }
+
+  /** Takes over the files of processes that are gone and refreshes the view of the folder. */
+  async #scan(): Promise<void> {
+    const now = Date.now();
+    for (const [name, until] of this.#parked) if (until <= now) this.#parked.delete(name);
+    const returned = await this.#folder.takeOverGone(Date.now());
+    if (returned > 0) {
+      this.#logger.info(`Took over ${returned} spill file(s) left in persistDir by a process that is gone`);
+    }
+    const listing = await this.#folder.listPool();
+    for (const name of listing.unknown) {
+      await this.#quarantine(this.#folder.poolPath(name), name, 'not a spill file name this version knows');
+    }
+    this.#ledger.replace(listing.files, await filesOfOthers(this.#folder));
+  }
+
+  async #replayFiles(): Promise<void> {
+    const target = this.#target as ReplayTarget;
+    for (;;) {
+      const now = Date.now();
+      const next = this.#ledger.oldest((file) => (this.#parked.get(file.name) ?? 0) > now);
+      if (this.#closing || next === undefined || !target.canTakeReplay(next.traces, next.bytes)) return;
+      // Counted as claimed before the rename, so stats() never misses it in between.
+      this.#parked.delete(next.name);
+      this.#ledger.removeFromPool(next);
+      this.#ledger.claimed(next);
+      if (!(await this.#folder.claim(next.name))) {
+        this.#ledger.unclaimed(next); // another process has it
+        continue;
+      }
+      let decoded: ReturnType<typeof decodeSpillFile>;
+      try {
+        decoded = decodeSpillFile(await this.#folder.readClaimed(next.name));
+      } catch (error) {
+        decoded = { problem: `unreadable (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+      }
+      if ('problem' in decoded) {
+        this.#ledger.unclaimed(next);
+        await this.#quarantine(this.#folder.claimedPath(next.name), next.name, decoded.problem);
+        continue;
+      }
+      if (this.#closing) {
+        this.#ledger.unclaimed(next);
+        await this.#folder.release(next.name);
+        return;
+      }
+      const tickets = target.admit(decoded.records, next.writtenAt);
+      const finishing = Promise.all(tickets)
+        .then((outcomes) => this.#finish(next, outcomes))
+        .catch((error: unknown) => this.#logger.warn(`persistDir: ${String(error)}`));
+      this.#finishing.add(finishing);
+      void finishing.finally(() => this.#finishing.delete(finishing));
+      // Lets the sender take these into a request, so the next file can fill the next free slot.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Every record of a claimed file settled: delete the file, or return it when some stay on disk. */
+  async #finish(file: SpillFileName, outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    this.#replayed += outcomes.filter((outcome) => outcome === 'delivered').length;
+    const keep = outcomes.includes('persisted') || (this.#closing && outcomes.includes('dropped'));
+    this.#ledger.unclaimed(file);
+    if (keep) {
+      if (!this.#closing) this.#parked.set(file.name, Date.now() + PARK_MS);
+      await this.#folder.release(file.name);
+      this.#ledger.addToPool(file);
+    } else {
+      await this.#folder.removeClaimed(file.name);
+    }
+    this.poke();
+  }
+
+  async #quarantine(path: string, name: string, problem: string): Promise<void> {
+    this.#corrupt += 1;
+    this.#logger.warn(`Spill file ${name} cannot be read (${problem}); moved to corrupt/ in persistDir`);
+    await this.#folder.quarantine(path, name).catch((error: unknown) => {
+      this.#logger.warn(`Could not move ${name} to corrupt/: ${String(error)}`);
+    });
+  }
+
+  #refused(error: unknown): void {
+    this.#downUntil = Date.now() + this.#retryMs;
+    // The next try opens the folder again: it may have been removed or remounted meanwhile.
+    this.#opened = false;
+    if (this.#down) return;
+    this.#down = true;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    this.#logger.warn(
+      `persistDir ${this.#folder.dir} refuses writes (${code ?? String(error)}): traces are kept in memory ` +
+        `only (within maxQueueBytes) and the disk is tried again in ${this.#retryMs / 1000} s`,
+    );
+  }
+
+  #recovered(): void {
+    if (!this.#down) return;
+    this.#down = false;
+    this.#logger.info(`persistDir ${this.#folder.dir} takes writes again`);
+  }
+}

@@ -1,0 +1,243 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { parseSpillFileName, SPILL_SUFFIX, type SpillFileName } from './spill-file.js';
+import { OWNER_FILE, type OwnerInfo, ownerIsGone, thisHost } from './spill-owners.js';
+
+/** Files kept in `corrupt/`; older ones are deleted (they are there for a human to look at). */
+export const MAX_CORRUPT_FILES = 20;
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+/** What a listing of the folder found. */
+export interface PoolListing {
+  /** Files waiting to be sent, oldest first. */
+  files: SpillFileName[];
+  /** Names ending in `.aqmspill` that are not ours to parse (moved to `corrupt/`). */
+  unknown: string[];
+}
+
+/**
+ * The layout of a spill folder and the file operations on it, each one atomic where it matters:
+ *
+ *     <dir>/*.aqmspill        batches waiting to be sent (any process may claim one)
+ *     <dir>/owners/<id>/      one per live process: owner.json (heartbeat), temp files while
+ *                             writing, and the files it claimed for sending
+ *     <dir>/corrupt/          files that could not be read, at most MAX_CORRUPT_FILES
+ *
+ * A claim is a `rename` from the pool into the owner's folder: of two processes, one wins. A new
+ * file is written under a temp name in the owner's folder, fsync'd, then renamed into the pool.
+ */
+export class SpillFolder {
+  readonly dir: string;
+  readonly ownersDir: string;
+  readonly corruptDir: string;
+  /** This process's id in the folder; also the writer tag in file names. */
+  readonly id: string;
+  readonly ownerDir: string;
+  #tempSequence = 0;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    this.ownersDir = join(dir, 'owners');
+    this.corruptDir = join(dir, 'corrupt');
+    this.id = `${process.pid.toString(36)}${randomBytes(4).toString('hex')}`;
+    this.ownerDir = join(this.ownersDir, this.id);
+  }
+
+  /** Creates the folders (owner-only) and this process's owner file. Rejects when the disk refuses. */
+  async open(): Promise<void> {
+    await fs.mkdir(this.ownerDir, { recursive: true, mode: DIR_MODE });
+    const owner: OwnerInfo = { pid: process.pid, host: thisHost(), startedAt: Date.now() };
+    await fs.writeFile(join(this.ownerDir, OWNER_FILE), JSON.stringify(owner), { mode: FILE_MODE });
+  }
+
+  /** Touches the owner file, so other processes see this one is alive. */
+  async heartbeat(): Promise<void> {
+    const now = new Date();
+    await fs.utimes(join(this.ownerDir, OWNER_FILE), now, now);
+  }
+
+  /**
+   * Writes `data` as pool file `name`: temp file, fsync, rename. A crash leaves a whole file or
+   * none (a temp file in this owner's folder, removed when the folder is taken over).
+   */
+  async writeAtomic(name: string, data: readonly Buffer[]): Promise<void> {
+    this.#tempSequence += 1;
+    const temp = join(this.ownerDir, `tmp-${this.#tempSequence}`);
+    const handle = await fs.open(temp, 'w', FILE_MODE);
+    try {
+      let pieces = data;
+      let written = 0;
+      const total = data.reduce((sum, part) => sum + part.length, 0);
+      // writev takes at most IOV_MAX (1024) pieces at a time, and may write less than asked.
+      for (let index = 0; written < total; ) {
+        const { bytesWritten } = await handle.writev(pieces.slice(index, index + 1024));
+        written += bytesWritten;
+        let skipped = bytesWritten;
+        while (index < pieces.length && skipped >= (pieces[index] as Buffer).length) {
+          skipped -= (pieces[index] as Buffer).length;
+          index += 1;
+        }
+        if (skipped > 0) {
+          pieces = [(pieces[index] as Buffer).subarray(skipped), ...pieces.slice(index + 1)];
+          index = 0;
+        }
+      }
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => {});
+      await fs.rm(temp, { force: true }).catch(() => {});
+      throw error;
+    }
+    await handle.close();
+    try {
+      await fs.rename(temp, join(this.dir, name));
+    } catch (error) {
+      await fs.rm(temp, { force: true }).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The pool's files, oldest first, and the `.aqmspill` names that are not ours. */
+  async listPool(): Promise<PoolListing> {
+    const names = await fs.readdir(this.dir);
+    const files: SpillFileName[] = [];
+    const unknown: string[] = [];
+    for (const name of names) {
+      if (!name.endsWith(SPILL_SUFFIX)) continue; // a user's file, or our folders: not ours to touch
+      const parsed = parseSpillFileName(name);
+      if (parsed === undefined) unknown.push(name);
+      else files.push(parsed);
+    }
+    files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { files, unknown };
+  }
+
+  /** Claims a pool file for this process; false when another process took it first. */
+  async claim(name: string): Promise<boolean> {
+    try {
+      await fs.rename(join(this.dir, name), join(this.ownerDir, name));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  readClaimed(name: string): Promise<Buffer> {
+    return fs.readFile(join(this.ownerDir, name));
+  }
+
+  /** Deletes a claimed file (its records were accepted). */
+  async removeClaimed(name: string): Promise<void> {
+    await fs.rm(join(this.ownerDir, name), { force: true });
+  }
+
+  /** Puts a claimed file back in the pool, for this or another process to send later. */
+  async release(name: string): Promise<void> {
+    await fs.rename(join(this.ownerDir, name), join(this.dir, name));
+  }
+
+  /** Deletes a pool file (evicted at `maxDiskBytes`); false when another process claimed it first. */
+  async removeFromPool(name: string): Promise<boolean> {
+    try {
+      await fs.unlink(join(this.dir, name));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  /** Moves a file that cannot be read into `corrupt/`, keeping that folder bounded. */
+  async quarantine(path: string, name: string): Promise<void> {
+    await fs.mkdir(this.corruptDir, { recursive: true, mode: DIR_MODE });
+    await fs.rename(path, join(this.corruptDir, `${Date.now()}-${name}`));
+    const kept = (await fs.readdir(this.corruptDir)).sort();
+    for (const old of kept.slice(0, Math.max(0, kept.length - MAX_CORRUPT_FILES))) {
+      await fs.rm(join(this.corruptDir, old), { force: true });
+    }
+  }
+
+  /** Path of a pool file, or of a file in this owner's folder. */
+  poolPath(name: string): string {
+    return join(this.dir, name);
+  }
+
+  claimedPath(name: string): string {
+    return join(this.ownerDir, name);
+  }
+
+  /**
+   * Moves the files of processes that are gone back into the pool and removes their folders
+   * (and their temp files: a write a crash cut short). Returns how many files came back.
+   */
+  async takeOverGone(now: number): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.ownersDir);
+    } catch {
+      return 0;
+    }
+    let moved = 0;
+    for (const owner of names) {
+      if (owner === this.id) continue;
+      const ownerDir = join(this.ownersDir, owner);
+      if (!(await ownerIsGone(ownerDir, now))) continue;
+      moved += await returnFilesOf(ownerDir, this.dir);
+      await fs.rm(ownerDir, { recursive: true, force: true }).catch(() => {});
+    }
+    return moved;
+  }
+
+  /** Returns this process's claimed files to the pool and removes its folder. */
+  async close(): Promise<void> {
+    await returnFilesOf(this.ownerDir, this.dir);
+    await fs.rm(this.ownerDir, { recursive: true, force: true });
+  }
+}
+
+/** Renames every spill file of `ownerDir` into `poolDir`; returns how many. */
+async function returnFilesOf(ownerDir: string, poolDir: string): Promise<number> {
+  let moved = 0;
+  let names: string[];
+  try {
+    names = await fs.readdir(ownerDir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    if (!name.endsWith(SPILL_SUFFIX)) continue;
+    try {
+      await fs.rename(join(ownerDir, name), join(poolDir, name));
+      moved += 1;
+    } catch {
+      // Taken by another process at the same moment, or gone: either way not ours to return.
+    }
+  }
+  return moved;
+}
+
+/** The spill files in other processes' claim folders (being sent, or left by one that died). */
+export async function filesOfOthers(folder: SpillFolder): Promise<SpillFileName[]> {
+  let owners: string[];
+  try {
+    owners = await fs.readdir(folder.ownersDir);
+  } catch {
+    return [];
+  }
+  const files: SpillFileName[] = [];
+  for (const owner of owners) {
+    if (owner === folder.id) continue;
+    try {
+      for (const name of await fs.readdir(join(folder.ownersDir, owner))) {
+        const parsed = parseSpillFileName(name);
+        if (parsed !== undefined) files.push(parsed);
+      }
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return files;
+}

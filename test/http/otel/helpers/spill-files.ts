@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crc32 } from 'node:zlib';
+
+const CHILD = fileURLToPath(new URL('../fixtures/spill-child.mjs', import.meta.url));
+
+/**
+ * Writes one spill file as @aqm/otel writes them (the format is restated here, so a change to it
+ * shows up as a failing test): header, then `traceId<TAB>record JSON` lines.
+ */
+export async function writeSpillFile(
+  dir: string,
+  writtenAt: number,
+  records: readonly { traceId: string; json: string }[],
+  sequence = 1,
+): Promise<string> {
+  const payload = Buffer.from(records.map((r) => `${r.traceId}\t${r.json}\n`).join(''), 'utf8');
+  const header = `AQMSPILL1 ${records.length} ${payload.length} ${crc32(payload).toString(16).padStart(8, '0')}\n`;
+  const data = Buffer.concat([Buffer.from(header), payload]);
+  const name = `${String(writtenAt).padStart(15, '0')}-test-${sequence}.n${records.length}.b${data.length}.aqmspill`;
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, name), data, { mode: 0o600 });
+  return name;
+}
+
+/** A valid record (as the service's schema wants it) with the given id and a prompt of `promptChars`. */
+export function recordJson(traceId: string, promptChars = 40): string {
+  return JSON.stringify({
+    traceId,
+    prompt: `q ${traceId} ${'x'.repeat(Math.max(0, promptChars - 40))}`,
+    response: `a ${traceId}`,
+    startTime: '2026-01-01T00:00:00.000Z',
+    endTime: '2026-01-01T00:00:01.000Z',
+    status: 'success',
+  });
+}
+
+/** The trace ids in every spill file of a folder (its pool and every claim folder). */
+export async function traceIdsOnDisk(dir: string): Promise<string[]> {
+  const ids: string[] = [];
+  const readIds = async (folder: string) => {
+    for (const name of await readdir(folder)) {
+      if (!name.endsWith('.aqmspill')) continue;
+      const lines = (await readFile(join(folder, name), 'utf8')).split('\n').slice(1);
+      for (const line of lines) if (line !== '') ids.push(line.slice(0, line.indexOf('\t')));
+    }
+  };
+  await readIds(dir);
+  const owners = join(dir, 'owners');
+  for (const owner of await readdir(owners).catch(() => [] as string[])) await readIds(join(owners, owner));
+  return ids;
+}
+
+/** A running spill-child process; `lines` are its stdout JSON lines. */
+export interface SpillChild {
+  readonly pid: number;
+  readonly lines: Record<string, unknown>[];
+  readonly stderr: () => string;
+  readonly exited: Promise<number | null>;
+  kill9(): Promise<void>;
+}
+
+export function startSpillChild(env: Record<string, string>): SpillChild {
+  const child = spawn(process.execPath, [CHILD], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Record<string, unknown>[] = [];
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (let end = stdout.indexOf('\n'); end >= 0; end = stdout.indexOf('\n')) {
+      lines.push(JSON.parse(stdout.slice(0, end)) as Record<string, unknown>);
+      stdout = stdout.slice(end + 1);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    pid: child.pid as number,
+    lines,
+    stderr: () => stderr,
+    exited,
+    kill9: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AqmStats } from '@aqm/otel';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RecordingProxy, startRecordingProxy } from './helpers/recording-proxy.js';
+import { startTestService, type TestService } from './helpers/service.js';
+import { recordJson, startSpillChild, traceIdsOnDisk, writeSpillFile } from './helpers/spill-files.js';
+import { waitFor } from './helpers/wait.js';
+
+const newTraceId = () => randomBytes(16).toString('hex');
+
+describe('persistDir across processes (child processes, the local service)', () => {
+  let service: TestService;
+  let proxy: RecordingProxy;
+  let dir: string;
+
+  beforeAll(async () => {
+    service = await startTestService('persist-processes');
+    proxy = await startRecordingProxy(service.srv.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await service?.close();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'aqm-persist-proc-'));
+  });
+  afterEach(async () => {
+    service.srv.setFaults(null);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const envFor = (applicationId: string, extra: Record<string, string>) => ({
+    AQM_BASE_URL: proxy.url,
+    AQM_API_KEY: service.apiKey,
+    AQM_APPLICATION_ID: applicationId,
+    AQM_PERSIST_DIR: dir,
+    ...extra,
+  });
+
+  it('kill -9 during an outage, then a new process on the folder: every trace that reached disk is delivered', async () => {
+    const applicationId = await service.createApp('persist-kill');
+    service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
+    const app = startSpillChild(envFor(applicationId, { MODE: 'produce', TRACES: '400' }));
+    try {
+      await waitFor(
+        () => app.lines.length > 0,
+        'the app to have every trace on disk or in memory',
+        30_000,
+        app.stderr,
+      );
+    } finally {
+      await app.kill9();
+    }
+    const report = app.lines[0] as { ids: string[]; stats: AqmStats };
+    const onDisk = await traceIdsOnDisk(dir);
+    expect(onDisk.length).toBeGreaterThan(300); // memory held a few dozen; the rest went to disk
+    expect(new Set(onDisk).size).toBe(onDisk.length);
+    expect(report.stats.droppedTraces.total).toBe(0);
+    // The killed process's claim folder is still there: nobody has taken it over yet.
+    expect((await readdir(join(dir, 'owners'))).length).toBe(1);
+
+    service.srv.setFaults(null);
+    const successor = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
+    expect(await successor.exited, successor.stderr()).toBe(0);
+    for (const id of onDisk) expect(proxy.accepted.get(id), id).toBe(1);
+    const drained = successor.lines[0] as { stats: AqmStats };
+    expect(drained.stats.disk?.replayedTraces).toBe(onDisk.length);
+    expect(await traceIdsOnDisk(dir)).toEqual([]);
+    expect(await readdir(join(dir, 'owners'))).toEqual([]); // the dead owner's folder was taken over
+  }, 60_000);
+
+  it('two processes sharing one folder send every file once', async () => {
+    const applicationId = await service.createApp('persist-shared');
+    const ids: string[] = [];
+    for (let file = 0; file < 40; file += 1) {
+      const records = Array.from({ length: 25 }, () => {
+        const id = newTraceId();
+        ids.push(id);
+        return { traceId: id, json: recordJson(id) };
+      });
+      await writeSpillFile(dir, 1_700_000_000_000 + file, records, file);
+    }
+    const before = proxy.accepted.size;
+    const first = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
+    const second = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
+    expect(await first.exited, first.stderr()).toBe(0);
+    expect(await second.exited, second.stderr()).toBe(0);
+    expect(proxy.accepted.size - before).toBe(ids.length);
+    for (const id of ids) expect(proxy.accepted.get(id), id).toBe(1);
+    const replayed = [first, second].map(
+      (child) => (child.lines[0] as { stats: AqmStats }).stats.disk?.replayedTraces ?? 0,
+    );
+    expect((replayed[0] ?? 0) + (replayed[1] ?? 0)).toBe(ids.length);
+    console.info(`[persist-shared] ${ids.length} traces replayed by two processes: ${replayed.join(' + ')}`);
+  }, 60_000);
+});
