@@ -6,6 +6,6 @@ import { treeShakableBuild } from '../../tsup.shared.js';
 // `pipeline` is the entry @aqm/forwarder feeds decoded OTLP through (one pipeline, no second mapping);
 // `spill` is what `aqm spill` reads of a persistDir folder, without loading OpenTelemetry.
 export default treeShakableBuild(
-  { index: 'src/index.ts', pipeline: 'src/pipeline.ts', spill: 'src/spill-entry.ts' },
+  { index: 'src/index.ts', pipeline: 'src/pipeline.ts', spill: 'src/spill.ts' },
   { noExternal: ['p-queue', 'p-timeout', 'eventemitter3'], shims: true },
 );
