@@ -1,6 +1,6 @@
 // The install combinations the READMEs show, as the consumer test (test/consumer/run.mjs) and the
 // footprint report (scripts/install-footprint.mjs) use them. One entry per combination: adding a
-// package (say @aqm/forwarder) is one more line here and an app folder under test/consumer/apps.
+// package is one more line here and an app folder under test/consumer/apps.
 //
 // - install: what the README's `npm install` names; `@aqm/*` names are replaced by the packed
 //   tarballs (with every other @aqm tarball they need), everything else comes from the npm registry.
@@ -77,4 +77,5 @@ export const COMBOS = [
   },
   { name: 'client', install: ['@aqm/client'], apps: ['example.mjs', 'example.cjs'] },
   { name: 'cli', install: ['@aqm/cli'], apps: ['commands.mjs'] },
+  { name: 'forwarder', install: ['@aqm/forwarder'], apps: ['forward.mjs', 'forward.cjs'] },
 ];
