@@ -7,6 +7,7 @@ import { type AppOptions, checkAppOptions } from './options.js';
 import type { ServiceContext } from './routes/context.js';
 import { allHandlers } from './routes/handlers.js';
 import { type AqmRouteConfig, registerRoutes } from './routes/register.js';
+import { ScoringPool } from './scoring-pool.js';
 import { openStore, type Store } from './store/store.js';
 
 /** The app and the handles `startServer` exposes (keys, faults, store). */
@@ -48,11 +49,17 @@ export function createService(options: AppOptions): Service {
     faults.releaseHung();
     done();
   });
-  app.addHook('onClose', (_instance, done) => {
+  const scoring = new ScoringPool();
+  app.addHook('onClose', async () => {
+    await scoring.close();
     store.close();
-    done();
   });
-  const ctx: ServiceContext = { store, prefix: checked.prefix, now: () => new Date().toISOString() };
+  const ctx: ServiceContext = {
+    store,
+    prefix: checked.prefix,
+    now: () => new Date().toISOString(),
+    scoring,
+  };
   void app.register(
     async (scope) => {
       registerRoutes(scope, allHandlers(ctx), (request) => keys.projectOf(request));

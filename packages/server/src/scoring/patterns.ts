@@ -1,14 +1,61 @@
 import type { PiiEntity, SecretEntity } from '../catalog/validators.js';
+import type { TextSpan } from './text.js';
 
 /**
  * A detector of one entity: a global regular expression and, when the shape alone is too
- * loose, a check of the matched text (a checksum, a digit count).
+ * loose, a check of the matched text (a checksum, a digit count). Every pattern runs on text
+ * from end users, so each must take time linear in the text: no lookbehind that can scan back
+ * over an unbounded run, no unbounded lazy scan restarted at each candidate (see
+ * docs/reliability.md and the adversarial suite).
  */
 export interface EntityPattern<E extends string = string> {
   entity: E;
-  /** Always global; only ever used through `matchAll`, so its `lastIndex` is never shared state. */
-  regex: RegExp;
+  /**
+   * Always global; only ever used through `matchAll`, so its `lastIndex` is never shared state.
+   * Absent when `scan` finds the spans.
+   */
+  regex?: RegExp;
+  /** The capture group that is the finding (the regex then has the `d` flag); default the whole match. */
+  group?: number;
+  /** Finds the spans itself instead of `regex` (for what one regex cannot do in linear time). */
+  scan?: (text: string) => Iterable<TextSpan>;
   valid?: (match: string) => boolean;
+}
+
+const PRIVATE_KEY_BEGIN = '-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----';
+const PRIVATE_KEY_END = '-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----';
+
+/**
+ * Private key blocks: each BEGIN line up to the next END line. One regex with a lazy body
+ * rescans to the end of the text for each BEGIN when no END follows (quadratic); here a BEGIN
+ * without an END after it ends the search, since no later BEGIN can have one either.
+ */
+function* privateKeyBlocks(text: string): Iterable<TextSpan> {
+  const begin = new RegExp(PRIVATE_KEY_BEGIN, 'g');
+  const end = new RegExp(PRIVATE_KEY_END, 'g');
+  for (;;) {
+    const opening = begin.exec(text);
+    if (opening === null) return;
+    end.lastIndex = begin.lastIndex;
+    const closing = end.exec(text);
+    if (closing === null) return;
+    yield { start: opening.index, end: end.lastIndex };
+    begin.lastIndex = end.lastIndex;
+  }
+}
+
+/** The spans a pattern finds in `text`, in order, before its `valid` check. */
+export function* patternSpans(pattern: EntityPattern, text: string): Iterable<TextSpan> {
+  if (pattern.scan) {
+    yield* pattern.scan(text);
+    return;
+  }
+  if (!pattern.regex) throw new Error(`pattern ${pattern.entity} has neither regex nor scan`);
+  for (const match of text.matchAll(pattern.regex)) {
+    const indices = pattern.group === undefined ? undefined : match.indices?.[pattern.group];
+    if (indices) yield { start: indices[0], end: indices[1] };
+    else if (pattern.group === undefined) yield { start: match.index, end: match.index + match[0].length };
+  }
 }
 
 /** The Luhn checksum of card numbers. */
@@ -50,7 +97,9 @@ export const PII_PATTERNS: ReadonlyArray<EntityPattern<PiiEntity>> = [
   {
     entity: 'EMAIL_ADDRESS',
     regex:
-      /(?<![\w.+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?![\w-])/g,
+      // The lookbehind excludes every character of the local part, so a match starts only at the
+      // start of a run of them: starting inside the run would rescan it (quadratic on `a%a%a%...`).
+      /(?<![\w.%+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]*[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?![\w-])/g,
   },
   {
     entity: 'CREDIT_CARD',
@@ -89,7 +138,7 @@ export const PII_PATTERNS: ReadonlyArray<EntityPattern<PiiEntity>> = [
 export const SECRET_PATTERNS: ReadonlyArray<EntityPattern<SecretEntity>> = [
   {
     entity: 'PRIVATE_KEY',
-    regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g,
+    scan: privateKeyBlocks,
   },
   {
     entity: 'API_KEY',
@@ -109,9 +158,12 @@ export const SECRET_PATTERNS: ReadonlyArray<EntityPattern<SecretEntity>> = [
   },
   {
     entity: 'PASSWORD',
-    // Only the value is the finding, so `mask` keeps the key: `password=<PASSWORD>`. A value
-    // does not end with sentence punctuation: `password=hunter2.` ends a sentence.
+    // Only the value (group 1) is the finding, so `mask` keeps the key: `password=<PASSWORD>`. A
+    // value does not end with sentence punctuation: `password=hunter2.` ends a sentence. The key
+    // is matched forwards: as a lookbehind it rescanned each whitespace run from every position
+    // in it (quadratic: 160 KiB of blanks took 16 s).
     regex:
-      /(?<=(?<![A-Za-z])(?:password|passwd|pwd|passphrase)["']?\s*[:=]\s*)(?:"[^"\n]+"|'[^'\n]+'|[^\s"',;]*[^\s"',;.!?:)\]])/gi,
+      /(?<![A-Za-z])(?:password|passwd|pwd|passphrase)["']?\s*[:=]\s*("[^"\n]+"|'[^'\n]+'|[^\s"',;]*[^\s"',;.!?:)\]])/dgi,
+    group: 1,
   },
 ];
