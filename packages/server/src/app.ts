@@ -1,7 +1,7 @@
 import { MAX_BODY_BYTES, type RouteName } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiKeyRing } from './auth.js';
-import { handleError, handleNotFound } from './errors.js';
+import { answerClientError, checkBodyCharset, handleError, handleNotFound } from './errors.js';
 import { FaultInjector } from './fault-injector.js';
 import { type AppOptions, checkAppOptions } from './options.js';
 import type { ServiceContext } from './routes/context.js';
@@ -37,6 +37,8 @@ export function createService(options: AppOptions): Service {
     routerOptions: { maxParamLength: MAX_PARAM_CHARS },
     // A badly percent-encoded URL is answered by fastify itself unless it is routed here: the envelope.
     frameworkErrors: handleError,
+    // What Node's parser refuses (431 headers too large, ...) is answered with the envelope too.
+    clientErrorHandler: answerClientError,
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
@@ -44,6 +46,9 @@ export function createService(options: AppOptions): Service {
   app.addHook('onRequest', async (request, reply) => {
     if (!(await faults.apply(routeNameOf(request), request, reply))) return reply;
     if (!keys.authenticate(request, reply)) return reply;
+  });
+  app.addHook('preParsing', async (request) => {
+    checkBodyCharset(request);
   });
   app.addHook('preClose', (done) => {
     faults.releaseHung();

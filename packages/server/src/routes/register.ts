@@ -1,21 +1,23 @@
 import {
   type FieldError,
+  formatPath,
   paginationOf,
+  pathWithNul,
   type RouteDef,
   type RouteName,
   routes,
   toFieldErrors,
   traceIdSchema,
-  uuidSchema,
+  uuidParamSchema,
 } from '@aqm/wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validationError } from '../errors.js';
 import type { RouteHandlers } from './route-types.js';
 
 /** How each path parameter is checked: malformed ids are a 400 naming the parameter. */
-const PARAM_SCHEMAS: Record<string, typeof uuidSchema | typeof traceIdSchema> = {
-  applicationId: uuidSchema,
-  evaluationId: uuidSchema,
+const PARAM_SCHEMAS: Record<string, typeof uuidParamSchema | typeof traceIdSchema> = {
+  applicationId: uuidParamSchema,
+  evaluationId: uuidParamSchema,
   traceId: traceIdSchema,
 };
 
@@ -80,6 +82,18 @@ function parseInput(def: RouteDef, request: FastifyRequest, projectId: string): 
     if (parsed.success) params[key] = parsed.data;
     else errors.push(...toFieldErrors(parsed.error, key));
   }
+  // The store ends strings at NUL, so no string may hold one: refused here for every route,
+  // query and body alike, rather than stored cut (names, prompts) or matched as empty (search).
+  for (const [value, prefix] of [
+    [request.query, ''],
+    [request.body, ''],
+  ] as const) {
+    const nul = pathWithNul(value);
+    if (nul !== undefined) {
+      errors.push({ path: formatPath(nul, prefix), message: 'must not contain NUL (U+0000) characters' });
+    }
+  }
+  if (errors.length > 0) throw validationError(errors);
   const query = parseWith(def.query, request.query, errors);
   const body = parseWith(def.body, request.body, errors, 'is required: send a JSON object body');
   if (errors.length > 0) throw validationError(errors);
