@@ -44,25 +44,30 @@ export function filterFindings(text: string, findings: readonly Finding[]): stri
     from = finding.end;
   }
   pieces.push([from, text.length]);
-  // The first non-empty piece at or after the one right of the current removal.
+  // The first non-empty piece at or after the one right of the current removal, and for each
+  // piece that was it, the one that was before (so emptied pieces are skipped once, not rescanned).
   let next = pieces.length;
+  const after = new Int32Array(pieces.length);
   for (let i = merged.length - 1; i >= 0; i -= 1) {
     const right = pieces[i + 1] as [number, number];
-    if (right[1] > right[0]) next = i + 1;
+    if (right[1] > right[0]) {
+      after[i + 1] = next;
+      next = i + 1;
+    }
     const start = (merged[i] as Finding).start;
     const before = start > 0 ? text[start - 1] : undefined;
-    const after = next < pieces.length ? text[(pieces[next] as [number, number])[0]] : undefined;
-    if (isBlank(after) && (before === undefined || isSpace(before))) {
+    const first = next < pieces.length ? text[(pieces[next] as [number, number])[0]] : undefined;
+    if (isBlank(first) && (before === undefined || isSpace(before))) {
       // Drop the blanks starting the text after the removal (they may span several pieces).
       while (next < pieces.length) {
         const piece = pieces[next] as [number, number];
         while (piece[0] < piece[1] && isBlank(text[piece[0]])) piece[0] += 1;
         if (piece[0] < piece[1]) break;
-        next += 1;
+        next = after[next] as number;
       }
     } else if (
       isBlank(before) &&
-      (after === undefined || after === '\n' || CLOSING_PUNCTUATION.test(after))
+      (first === undefined || first === '\n' || CLOSING_PUNCTUATION.test(first))
     ) {
       const left = pieces[i] as [number, number];
       while (left[1] > left[0] && isBlank(text[left[1] - 1])) left[1] -= 1;
