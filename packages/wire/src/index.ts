@@ -117,6 +117,15 @@ export {
   updateMonitoringBodySchema,
 } from './monitoring.js';
 export {
+  ibanValid,
+  luhnValid,
+  PII_DETECTORS,
+  PII_ENTITY_OF_KIND,
+  PII_PLACEHOLDERS,
+  type PiiDetector,
+  type PiiKind,
+} from './pii.js';
+export {
   buildPath,
   type HttpMethod,
   type ResponseKind,

@@ -9,7 +9,7 @@ import { caller, makeTrace, uniqueName } from './helpers.js';
  * runs. The bound is generous for a loaded CI machine; before, scoring ran on the event loop
  * (seconds for linear patterns on 5 MiB, hours for the quadratic ones) and everything waited.
  */
-const BOUND_MS = 1_000;
+const BOUND_MS = 2_000;
 
 describe('tenant isolation under hostile scoring', { timeout: 180_000 }, () => {
   let srv: RunningServer;
@@ -48,7 +48,7 @@ describe('tenant isolation under hostile scoring', { timeout: 180_000 }, () => {
   });
   afterAll(() => srv.close());
 
-  it(`answers another project within ${BOUND_MS} ms while a 5 MiB hostile submission is scored`, async () => {
+  it(`answers another project within ${BOUND_MS} ms (and half the hostile time) while a 5 MiB hostile submission is scored`, async () => {
     // Blank runs after a password key (quadratic for the old lookbehind) and thousands of
     // adjacent findings (quadratic for the old filter), close to the body limit.
     const half = Math.floor(MAX_BODY_BYTES / 2) - 64 * 1024;
@@ -86,10 +86,12 @@ describe('tenant isolation under hostile scoring', { timeout: 180_000 }, () => {
         `hostile submission ${ms.toFixed(0)} ms; neighbour reads: ${latencies.length}, max ${Math.max(...latencies).toFixed(1)} ms; neighbour submission ${neighbourSubmitMs?.toFixed(1)} ms\n`,
       );
     }
-    // The neighbour's requests overlapped the hostile scoring, and none waited for it.
+    // The neighbour's requests overlapped the hostile scoring, and none waited for it (with
+    // scoring on the event loop, one would have waited about as long as the whole submission).
+    const bound = Math.min(BOUND_MS, ms / 2);
     expect(latencies.length).toBeGreaterThanOrEqual(3);
-    expect(Math.max(...latencies)).toBeLessThan(BOUND_MS);
-    expect(neighbourSubmitMs).toBeLessThan(BOUND_MS);
+    expect(Math.max(...latencies)).toBeLessThan(bound);
+    expect(neighbourSubmitMs).toBeLessThan(bound);
     // And the hostile trace was scored and stored whole.
     const stored = await hostile('GET', `/applications/${hostileApp}/traces/${trace.traceId}`);
     expect(stored.body.data.prompt).toHaveLength(trace.prompt.length);

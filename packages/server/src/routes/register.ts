@@ -82,18 +82,6 @@ function parseInput(def: RouteDef, request: FastifyRequest, projectId: string): 
     if (parsed.success) params[key] = parsed.data;
     else errors.push(...toFieldErrors(parsed.error, key));
   }
-  // The store ends strings at NUL, so no string may hold one: refused here for every route,
-  // query and body alike, rather than stored cut (names, prompts) or matched as empty (search).
-  for (const [value, prefix] of [
-    [request.query, ''],
-    [request.body, ''],
-  ] as const) {
-    const nul = pathWithNul(value);
-    if (nul !== undefined) {
-      errors.push({ path: formatPath(nul, prefix), message: 'must not contain NUL (U+0000) characters' });
-    }
-  }
-  if (errors.length > 0) throw validationError(errors);
   const query = parseWith(def.query, request.query, errors);
   const body = parseWith(def.body, request.body, errors, 'is required: send a JSON object body');
   if (errors.length > 0) throw validationError(errors);
@@ -109,6 +97,13 @@ function parseWith(
   if (schema === undefined) return undefined;
   if (value === undefined && missing !== undefined) {
     errors.push({ path: '$', message: missing });
+    return undefined;
+  }
+  // The store ends strings at NUL, so no string may hold one: refused for every route, query and
+  // body alike, rather than stored cut (names, prompts) or matched as empty (search=%00).
+  const nul = pathWithNul(value);
+  if (nul !== undefined) {
+    errors.push({ path: formatPath(nul), message: 'must not contain NUL (U+0000) characters' });
     return undefined;
   }
   const parsed = schema.safeParse(value);

@@ -3,7 +3,7 @@ import type { TextSpan } from './text.js';
 
 /** Something a detector found in a text: where, what, and how sure (0..1). */
 export interface Finding extends TextSpan {
-  /** Entity name, also the `mask` placeholder: `EMAIL_ADDRESS` → `<EMAIL_ADDRESS>`. */
+  /** Entity name, also the `mask` placeholder: `EMAIL_ADDRESS` → `[EMAIL]`. */
   entity: string;
   /** Confidence that this span is a violation, in [0, 1]. */
   weight: number;

@@ -1,5 +1,6 @@
 import type { OnFail } from '@aqm/wire';
 import { type Finding, mergeFindings } from '../findings.js';
+import { placeholderOf } from '../placeholders.js';
 
 /** The content after a failed validator's `on_fail`. */
 export interface OnFailOutcome {
@@ -11,14 +12,14 @@ export interface OnFailOutcome {
 const CLOSING_PUNCTUATION = /[,.;:!?)\]]/;
 
 /**
- * Replaces each finding with `<ENTITY>`. Findings are merged first; the result is built in one
+ * Replaces each finding with `[ENTITY]`. Findings are merged first; the result is built in one
  * pass over the text (slicing the whole text once per finding was quadratic in findings).
  */
 export function maskFindings(text: string, findings: readonly Finding[]): string {
   const parts: string[] = [];
   let from = 0;
   for (const finding of mergeFindings(findings)) {
-    parts.push(text.slice(from, finding.start), `<${finding.entity}>`);
+    parts.push(text.slice(from, finding.start), placeholderOf(finding.entity));
     from = finding.end;
   }
   parts.push(text.slice(from));
@@ -78,7 +79,7 @@ export function filterFindings(text: string, findings: readonly Finding[]): stri
 
 /**
  * Applies a failed validator's `on_fail` to the text: `mask` replaces findings with
- * `<ENTITY>`, `filter` removes them, `fail` blocks the content (left unchanged here; the run
+ * `[ENTITY]`, `filter` removes them, `fail` blocks the content (left unchanged here; the run
  * reports empty final content).
  */
 export function applyOnFail(text: string, findings: readonly Finding[], action: OnFail): OnFailOutcome {
