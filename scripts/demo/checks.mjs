@@ -2,7 +2,7 @@
 // demonstrating (no traces, an injection not blocked, PII not masked) fails instead.
 import { guardrailAction } from './report.mjs';
 
-const PII_PLACEHOLDERS = /<EMAIL_ADDRESS>|<PHONE_NUMBER>/;
+const PII_PLACEHOLDERS = /\[EMAIL\]|\[PHONE\]/;
 
 function recordOf(records, trace, stage) {
   return records.guardrails.find((r) => r.traceId === trace.traceId && r.guardrail_stage === stage);

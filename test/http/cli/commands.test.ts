@@ -200,9 +200,9 @@ describe.concurrent('aqm evaluations, traces and guardrail records', () => {
     expect(scores.trim().split('\n')).toHaveLength(2);
     expect(scores).toMatch(new RegExp(`^${bad}\\s+toxicity\\s+0\\.40 ✗`, 'm'));
     expect(records).toMatch(
-      new RegExp(`\\soutput\\s+error\\s+pii\\s+${bad}\\s+Ask [EMAIL], idiot\\.$`, 'm'),
+      new RegExp(`\\soutput\\s+error\\s+pii\\s+${bad}\\s+Ask \\[EMAIL\\], idiot\\.$`, 'm'),
     );
-    expect(detail).toMatch(/^final content:\s+Ask [EMAIL], idiot\.$/m);
+    expect(detail).toMatch(/^final content:\s+Ask \[EMAIL\], idiot\.$/m);
     expect(detail).toMatch(/^pii\s+no\s+1\.00\s+mask\s+/m);
   });
 
