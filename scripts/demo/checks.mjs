@@ -3,7 +3,7 @@
 // fails instead. Guardrails are recorded after the fact: "would block" is the claim checked.
 import { guardrailAction } from './report.mjs';
 
-const PII_PLACEHOLDERS = /<EMAIL_ADDRESS>|<PHONE_NUMBER>/;
+const PII_PLACEHOLDERS = /\[EMAIL\]|\[PHONE\]/;
 
 function recordOf(records, trace, stage) {
   return records.guardrails.find((r) => r.traceId === trace.traceId && r.guardrail_stage === stage);

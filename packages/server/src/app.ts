@@ -1,12 +1,13 @@
 import { MAX_BODY_BYTES, type RouteName } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiKeyRing } from './auth.js';
-import { handleError, handleNotFound } from './errors.js';
+import { answerClientError, checkBodyCharset, handleError, handleNotFound } from './errors.js';
 import { FaultInjector } from './fault-injector.js';
 import { type AppOptions, checkAppOptions } from './options.js';
 import type { ServiceContext } from './routes/context.js';
 import { allHandlers } from './routes/handlers.js';
 import { type AqmRouteConfig, registerRoutes } from './routes/register.js';
+import { ScoringPool } from './scoring-pool.js';
 import { openStore, type Store } from './store/store.js';
 
 /** The app and the handles `startServer` exposes (keys, faults, store). */
@@ -36,6 +37,8 @@ export function createService(options: AppOptions): Service {
     routerOptions: { maxParamLength: MAX_PARAM_CHARS },
     // A badly percent-encoded URL is answered by fastify itself unless it is routed here: the envelope.
     frameworkErrors: handleError,
+    // What Node's parser refuses (431 headers too large, ...) is answered with the envelope too.
+    clientErrorHandler: answerClientError,
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
@@ -44,15 +47,24 @@ export function createService(options: AppOptions): Service {
     if (!(await faults.apply(routeNameOf(request), request, reply))) return reply;
     if (!keys.authenticate(request, reply)) return reply;
   });
+  app.addHook('preParsing', async (request) => {
+    checkBodyCharset(request);
+  });
   app.addHook('preClose', (done) => {
     faults.releaseHung();
     done();
   });
-  app.addHook('onClose', (_instance, done) => {
+  const scoring = new ScoringPool();
+  app.addHook('onClose', async () => {
+    await scoring.close();
     store.close();
-    done();
   });
-  const ctx: ServiceContext = { store, prefix: checked.prefix, now: () => new Date().toISOString() };
+  const ctx: ServiceContext = {
+    store,
+    prefix: checked.prefix,
+    now: () => new Date().toISOString(),
+    scoring,
+  };
   void app.register(
     async (scope) => {
       registerRoutes(scope, allHandlers(ctx), (request) => keys.projectOf(request));

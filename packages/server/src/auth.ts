@@ -31,9 +31,12 @@ export function checkApiKeys(value: unknown, label = 'apiKeys'): ApiKey[] {
       throw new TypeError(`${at} must be an object { key, projectId }, got ${describeValue(entry)}`);
     }
     const { key, projectId, revoked } = entry as Record<string, unknown>;
-    if (typeof key !== 'string' || key === '' || /\s/.test(key)) {
+    // A header carries only visible ASCII reliably: any other key could never authenticate.
+    if (typeof key !== 'string' || !/^[\x21-\x7e]+$/.test(key)) {
       const got = typeof key === 'string' ? `a string of ${key.length} characters` : describeValue(key);
-      throw new TypeError(`${at}.key must be a non-empty string without whitespace, got ${got}`);
+      throw new TypeError(
+        `${at}.key must be a non-empty string of visible ASCII characters (no whitespace, no non-ASCII), got ${got}`,
+      );
     }
     if (typeof projectId !== 'string' || projectId.trim() === '') {
       throw new TypeError(`${at}.projectId must be a non-empty string, got ${describeValue(projectId)}`);

@@ -5,6 +5,10 @@ import { type RunningServer, startServer } from './start-server.js';
 
 /** `aqm-server`: starts the local service, prints where it listens, stops cleanly on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
+  // `aqm-server | head` closes the pipe early: a failed write (EPIPE) must not kill the server
+  // before it closes its database; it keeps serving, and stops cleanly on a signal.
+  process.stdout.on('error', ignoreStreamError);
+  process.stderr.on('error', ignoreStreamError);
   const command = parseCliArgs(process.argv.slice(2));
   if (command.kind === 'help') {
     process.stdout.write(USAGE);
@@ -33,6 +37,10 @@ async function main(): Promise<void> {
       ? undefined
       : await ensureApplication(srv.url, firstKey.key, command.application);
   printReady(srv, command.generatedKey, application);
+}
+
+function ignoreStreamError(): void {
+  // Output is informational only; the service does not depend on anyone reading it.
 }
 
 /**

@@ -5,39 +5,58 @@ import type { ApplicationRecord } from './store/applications-repository.js';
 import type { Store } from './store/store.js';
 
 /** A trace ready to store: its evaluation results and guardrail records. */
-interface ProcessedTrace {
+export interface ProcessedTrace {
   trace: EvaluationTrace;
   results: EvaluationResult[];
   records: GuardrailEvaluation[];
 }
 
-/**
- * Scores submitted traces with the application's metrics, runs its guardrails when enabled
- * (input validators on the prompt, output validators on the response; a stage without
- * validators writes no record), and stores everything in one transaction. A traceId already
- * stored, or repeated in the batch, is replaced (the last one wins) with its old results and
- * records. Returns the distinct traceIds in first-seen order.
- */
-export function submitTraces(
-  store: Store,
-  app: ApplicationRecord,
-  traces: readonly EvaluationTrace[],
-  now: string,
-): string[] {
-  const latest = new Map<string, EvaluationTrace>();
-  for (const trace of traces) latest.set(trace.traceId, trace);
-  const processed = [...latest.values()].map((trace) => processTrace(app, trace, now));
-  store.db.transaction(() => {
-    for (const { trace, results, records } of processed) {
-      store.traces.replace(app.id, trace);
-      for (const result of results) store.evaluationResults.insert(app.id, result);
-      for (const record of records) store.guardrailRecords.insert(app.id, record);
-    }
-  });
-  return [...latest.keys()];
+/** What scoring needs of an application: its metrics and guardrails. */
+export type ScoringConfig = Pick<ApplicationRecord, 'monitoring' | 'guardrails'>;
+
+/** One submission's scoring work, as sent to a scoring worker (structured-clonable). */
+export interface ScoringJob {
+  config: { metrics: ScoringConfig['monitoring']['metrics']; guardrails: ScoringConfig['guardrails'] };
+  traces: EvaluationTrace[];
+  now: string;
 }
 
-function processTrace(app: ApplicationRecord, trace: EvaluationTrace, now: string): ProcessedTrace {
+/**
+ * Scores each trace of a job: evaluation results from the metrics, guardrail records when
+ * guardrails are enabled (input validators on the prompt, output validators on the response;
+ * a stage without validators writes no record). Pure CPU work, run by a scoring worker.
+ */
+export function processTraces(job: ScoringJob): ProcessedTrace[] {
+  return job.traces.map((trace) => processTrace(job.config, trace, job.now));
+}
+
+/** The distinct traces of a submission, the last of a repeated traceId winning, in first-seen order of ids. */
+export function latestTraces(traces: readonly EvaluationTrace[]): EvaluationTrace[] {
+  const latest = new Map<string, EvaluationTrace>();
+  for (const trace of traces) latest.set(trace.traceId, trace);
+  return [...latest.values()];
+}
+
+/**
+ * Stores scored traces in one transaction. A traceId already stored is replaced with its old
+ * results and records. Returns the traceIds in order.
+ */
+export function storeProcessed(
+  store: Store,
+  applicationId: string,
+  processed: readonly ProcessedTrace[],
+): string[] {
+  store.db.transaction(() => {
+    for (const { trace, results, records } of processed) {
+      store.traces.replace(applicationId, trace);
+      for (const result of results) store.evaluationResults.insert(applicationId, result);
+      for (const record of records) store.guardrailRecords.insert(applicationId, record);
+    }
+  });
+  return processed.map(({ trace }) => trace.traceId);
+}
+
+function processTrace(config: ScoringJob['config'], trace: EvaluationTrace, now: string): ProcessedTrace {
   const scorable = {
     prompt: trace.prompt,
     response: trace.response,
@@ -47,7 +66,7 @@ function processTrace(app: ApplicationRecord, trace: EvaluationTrace, now: strin
     ...(trace.context === undefined ? {} : { context: trace.context }),
     ...(trace.usage === undefined ? {} : { usage: trace.usage }),
   };
-  const results = scoreTrace(scorable, app.monitoring.metrics).map((score): EvaluationResult => {
+  const results = scoreTrace(scorable, config.metrics).map((score): EvaluationResult => {
     const result: EvaluationResult = {
       id: randomUUID(),
       traceId: trace.traceId,
@@ -60,7 +79,7 @@ function processTrace(app: ApplicationRecord, trace: EvaluationTrace, now: strin
     if (score.threshold !== undefined) result.threshold = score.threshold;
     return result;
   });
-  const { enable_guard_rails, input_validators, output_validators } = app.guardrails;
+  const { enable_guard_rails, input_validators, output_validators } = config.guardrails;
   const records: GuardrailEvaluation[] = [];
   if (enable_guard_rails) {
     if (input_validators.length > 0) records.push(guardrailRecord(trace, 'input', input_validators, now));

@@ -8,5 +8,6 @@ export { API_KEY_HEADER, type ApiKey } from './auth.js';
 export type { FaultRule, FaultsConfig } from './faults.js';
 export type { AppOptions, StartServerOptions } from './options.js';
 export { type RunningServer, startServer } from './start-server.js';
+export { DataDirInUseError, OWNER_FILE } from './store/data-dir-lock.js';
 export { DATABASE_FILE } from './store/store.js';
 export { type WidgetId, widgetCatalog } from './widgets/catalog.js';

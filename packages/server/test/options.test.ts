@@ -40,8 +40,15 @@ describe('checkApiKeys', () => {
     [[{ key: 'a', projectId: '' }], /apiKeys\[0\]\.projectId must be a non-empty string, got ""/],
     [
       [{ key: 42, projectId: 'p' }],
-      /apiKeys\[0\]\.key must be a non-empty string without whitespace, got 42/,
+      /apiKeys\[0\]\.key must be a non-empty string of visible ASCII characters \(no whitespace, no non-ASCII\), got 42/,
     ],
+    // A header cannot carry these reliably, so such a key could never authenticate.
+    [
+      [{ key: 'clé-secrète', projectId: 'p' }],
+      /apiKeys\[0\]\.key must be .*visible ASCII.*, got a string of 11 characters/,
+    ],
+    [[{ key: 'key\u00a0x', projectId: 'p' }], /apiKeys\[0\]\.key must be .*visible ASCII/],
+    [[{ key: 'k\u0000', projectId: 'p' }], /apiKeys\[0\]\.key must be .*visible ASCII/],
     [[{ key: 'a', projectId: 'p', revoked: 'no' }], /apiKeys\[0\]\.revoked must be a boolean/],
     [
       [

@@ -15,19 +15,19 @@ describe('maskFindings', () => {
   it('replaces each finding with its entity in angle brackets, whatever the order given', () => {
     const text = 'Mail ann@example.com or call 555-123-4567 now.';
     const findings = at(text, ['555-123-4567', 'PHONE_NUMBER'], ['ann@example.com', 'EMAIL_ADDRESS']);
-    expect(maskFindings(text, findings)).toBe('Mail <EMAIL_ADDRESS> or call <PHONE_NUMBER> now.');
+    expect(maskFindings(text, findings)).toBe('Mail [EMAIL] or call [PHONE] now.');
   });
 
   it('masks overlapping findings once, as the longest', () => {
     const text = 'id 1234 5678 9012 end';
     const findings = at(text, ['1234 5678', 'PHONE_NUMBER'], ['1234 5678 9012', 'CREDIT_CARD']);
-    expect(maskFindings(text, findings)).toBe('id <CREDIT_CARD> end');
+    expect(maskFindings(text, findings)).toBe('id [CARD] end');
   });
 
   it('handles findings at both ends, adjacent ones and unicode text', () => {
     const text = 'ＡＢ✓ café ann@x.io';
     expect(maskFindings(text, at(text, ['ＡＢ', 'A'], ['✓', 'B'], ['ann@x.io', 'C']))).toBe(
-      '<A><B> café <C>',
+      '[A][B] café [C]',
     );
     expect(maskFindings('', [])).toBe('');
   });
@@ -64,7 +64,7 @@ describe('applyOnFail', () => {
 
   it('masks, filters or blocks', () => {
     expect(applyOnFail(text, findings, 'mask')).toEqual({
-      content: 'Call <PHONE_NUMBER> today.',
+      content: 'Call [PHONE] today.',
       blocked: false,
     });
     expect(applyOnFail(text, findings, 'filter')).toEqual({ content: 'Call today.', blocked: false });

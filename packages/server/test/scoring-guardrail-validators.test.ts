@@ -20,7 +20,7 @@ describe('pii validator', () => {
 
   it('masks, filters or blocks every PII entity by default', () => {
     expect(outcomes(text, 'pii')).toEqual({
-      mask: 'Reach me at <EMAIL_ADDRESS> or <PHONE_NUMBER>, card <CREDIT_CARD>.',
+      mask: 'Reach me at [EMAIL] or [PHONE], card [CARD].',
       filter: 'Reach me at or, card.',
       fail: '',
     });
@@ -40,7 +40,7 @@ describe('pii validator', () => {
 
   it('detects only the configured entities', () => {
     expect(outcomes(text, 'pii', { entities: ['CREDIT_CARD'] }).mask).toBe(
-      'Reach me at ann@example.com or +44 20 7946 0958, card <CREDIT_CARD>.',
+      'Reach me at ann@example.com or +44 20 7946 0958, card [CARD].',
     );
     expect(run(text, { type: 'pii', on_fail: 'fail', config: { entities: [] } }).component.passed).toBe(true);
   });
@@ -58,7 +58,7 @@ describe('secrets validator', () => {
 
   it('masks, filters or blocks API keys, AWS key ids and password values', () => {
     expect(outcomes(text, 'secrets')).toEqual({
-      mask: 'Use <API_KEY> with <AWS_ACCESS_KEY> and password=<PASSWORD>.',
+      mask: 'Use [API_KEY] with [AWS_ACCESS_KEY] and password=[PASSWORD].',
       filter: 'Use with and password=.',
       fail: '',
     });
@@ -66,9 +66,9 @@ describe('secrets validator', () => {
 
   it('masks a private key block whole and honours entities', () => {
     const block = 'key:\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\ndone';
-    expect(outcomes(block, 'secrets').mask).toBe('key:\n<PRIVATE_KEY>\ndone');
+    expect(outcomes(block, 'secrets').mask).toBe('key:\n[PRIVATE_KEY]\ndone');
     expect(outcomes(text, 'secrets', { entities: ['PASSWORD'] }).mask).toBe(
-      'Use sk-proj-abc123DEF456ghi789JKL0 with AKIAIOSFODNN7EXAMPLE and password=<PASSWORD>.',
+      'Use sk-proj-abc123DEF456ghi789JKL0 with AKIAIOSFODNN7EXAMPLE and password=[PASSWORD].',
     );
   });
 });
@@ -78,7 +78,7 @@ describe('prompt-injection validator', () => {
 
   it('masks, filters or blocks the attack phrases', () => {
     expect(outcomes(text, 'prompt-injection')).toEqual({
-      mask: 'Hi! <PROMPT_INJECTION> and <PROMPT_INJECTION>. Thanks.',
+      mask: 'Hi! [PROMPT_INJECTION] and [PROMPT_INJECTION]. Thanks.',
       filter: 'Hi! and. Thanks.',
       fail: '',
     });
@@ -123,7 +123,7 @@ describe('toxicity validator', () => {
 
   it('masks, filters or blocks the toxic terms', () => {
     expect(outcomes(text, 'toxicity')).toEqual({
-      mask: 'You are a <TOXIC_LANGUAGE> bot, <TOXIC_LANGUAGE>.',
+      mask: 'You are a [TOXIC_LANGUAGE] bot, [TOXIC_LANGUAGE].',
       filter: 'You are a bot,.',
       fail: '',
     });
@@ -140,7 +140,7 @@ describe('toxicity validator', () => {
     expect(
       run('Damn, the build broke.', { type: 'toxicity', on_fail: 'mask', config: { threshold: 0.2 } })
         .content,
-    ).toBe('<TOXIC_LANGUAGE>, the build broke.');
+    ).toBe('[TOXIC_LANGUAGE], the build broke.');
   });
 });
 
@@ -151,7 +151,7 @@ describe('banned-topics validator', () => {
 
   it('masks, filters or blocks each sentence that mentions a topic', () => {
     expect(outcomes(text, 'banned-topics', config)).toEqual({
-      mask: 'Our plans are ready. <BANNED_TOPIC> <BANNED_TOPIC>\nAsk me anything.',
+      mask: 'Our plans are ready. [BANNED_TOPIC] [BANNED_TOPIC]\nAsk me anything.',
       filter: 'Our plans are ready.\nAsk me anything.',
       fail: '',
     });

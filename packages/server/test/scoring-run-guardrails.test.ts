@@ -29,7 +29,7 @@ describe('runGuardrails', () => {
       ['toxicity', true, 'fail'],
       ['pii', false, 'mask'],
     ]);
-    expect(run).toMatchObject({ stage: 'output', passStatus: 'error', finalContent: 'Mail <EMAIL_ADDRESS>' });
+    expect(run).toMatchObject({ stage: 'output', passStatus: 'error', finalContent: 'Mail [EMAIL]' });
   });
 
   it('lists the categories of the failed validators only, each once', () => {
@@ -42,7 +42,7 @@ describe('runGuardrails', () => {
     expect(run.components.map((c) => c.passed)).toEqual([false, true, false, false]);
     expect(run.categories).toEqual(['pii', 'toxicity']);
     expect(run.passStatus).toBe('error');
-    expect(run.finalContent).toBe('You <TOXIC_LANGUAGE>, mail <EMAIL_ADDRESS> or call <PHONE_NUMBER>');
+    expect(run.finalContent).toBe('You [TOXIC_LANGUAGE], mail [EMAIL] or call [PHONE]');
   });
 
   it('feeds each validator the content the previous ones left', () => {
@@ -52,7 +52,7 @@ describe('runGuardrails', () => {
       { type: 'pii', on_fail: 'fail' },
     ]);
     expect(run.components.map((c) => c.passed)).toEqual([false, true]);
-    expect(run.finalContent).toBe('Mail <EMAIL_ADDRESS>');
+    expect(run.finalContent).toBe('Mail [EMAIL]');
   });
 
   it('keeps the content blocked after a fail, while later validators still report', () => {
@@ -81,7 +81,7 @@ describe('runGuardrails', () => {
     const run = runGuardrails('input', 'ann@example.com', [
       { type: 'pii', on_fail: 'mask', config: { entities: 'EMAIL_ADDRESS' } },
     ]);
-    expect(run.finalContent).toBe('<EMAIL_ADDRESS>');
+    expect(run.finalContent).toBe('[EMAIL]');
   });
 
   it('handles empty and unicode text', () => {
@@ -89,7 +89,7 @@ describe('runGuardrails', () => {
     expect(runGuardrails('input', '', validators)).toMatchObject({ passStatus: 'success', finalContent: '' });
     const unicode = '日本語のテキスト。Ça va? 👍 ann@example.com';
     expect(runGuardrails('output', unicode, [{ type: 'pii', on_fail: 'mask' }]).finalContent).toBe(
-      '日本語のテキスト。Ça va? 👍 <EMAIL_ADDRESS>',
+      '日本語のテキスト。Ça va? 👍 [EMAIL]',
     );
   });
 

@@ -139,7 +139,7 @@ describe('store', () => {
       const pii = guardrailRecord(t.traceId, '2026-01-01T10:00:00.000Z', {
         passStatus: 'error',
         categories: ['pii', 'secrets'],
-        final_content: 'mail <EMAIL_ADDRESS>',
+        final_content: 'mail [EMAIL]',
       });
       const ok = guardrailRecord(t.traceId, '2026-01-01T11:00:00.000Z', { guardrail_stage: 'output' });
       const late = guardrailRecord(t.traceId, '2026-01-03T00:00:00.000Z');
@@ -151,7 +151,7 @@ describe('store', () => {
       expect(ids({ passStatus: 'error' })).toEqual([pii.id]);
       expect(ids({ stage: 'output' })).toEqual([ok.id]);
       expect(ids({ category: 'secrets' })).toEqual([pii.id]);
-      expect(ids({ search: 'email_address' })).toEqual([pii.id]);
+      expect(ids({ search: 'mail [email]' })).toEqual([pii.id]);
       expect(ids({ start: late.created_at, end: late.created_at })).toEqual([late.id]);
       expect(store.guardrailRecords.find(appId, pii.id)).toEqual(pii);
       expect(store.guardrailRecords.find(randomUUID(), pii.id)).toBeUndefined();

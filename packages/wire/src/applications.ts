@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { expects, pageQueryShape } from './common.js';
 import { guardrailsConfigSchema } from './guardrails.js';
+import { MAX_SEARCH_CHARS } from './limits.js';
 import { monitoringConfigSchema } from './monitoring.js';
 
 /** An application (spec: Resources › Application). */
@@ -34,7 +35,10 @@ const descriptionSchema = z
 /** `GET /applications` query. */
 export const listApplicationsQuerySchema = z.object({
   ...pageQueryShape,
-  search: z.string().optional(),
+  search: z
+    .string()
+    .max(MAX_SEARCH_CHARS, { message: `must be at most ${MAX_SEARCH_CHARS} characters` })
+    .optional(),
 });
 /** `GET /applications` query as sent: optional `page`, `limit` and name `search`. */
 export type ListApplicationsQuery = z.input<typeof listApplicationsQuerySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { expects, isoDateTimeSchema, pageQueryShape, refineRange } from './common.js';
+import { MAX_SEARCH_CHARS, MAX_SHORT_TEXT, MAX_VALIDATORS_PER_STAGE } from './limits.js';
 
 /**
  * What a failed validator's action is: `fail` blocks the content, `mask` masks findings, `filter` removes them.
@@ -22,13 +23,19 @@ export const validatorSchema = z
   .object({
     type: z
       .string({ error: expects('must be a validator type string') })
-      .min(1, { message: 'must not be empty' }),
+      .min(1, { message: 'must not be empty' })
+      .max(MAX_SHORT_TEXT, { message: `must be at most ${MAX_SHORT_TEXT} characters` }),
     on_fail: z.enum(ON_FAIL_ACTIONS, { error: expects(`must be one of ${ON_FAIL_ACTIONS.join(', ')}`) }),
     config: z.record(z.string(), z.unknown(), { message: 'must be an object' }).optional(),
   })
   .strict();
 /** A guardrail validator of the configuration: `type`, `on_fail` and an optional `config`. */
 export type Validator = z.infer<typeof validatorSchema>;
+
+/** The validators of one stage in an update: at most {@link MAX_VALIDATORS_PER_STAGE}. */
+const validatorListSchema = z
+  .array(validatorSchema, { message: 'must be an array of validator objects' })
+  .max(MAX_VALIDATORS_PER_STAGE, { message: `must hold at most ${MAX_VALIDATORS_PER_STAGE} validators` });
 
 /** The guardrails configuration. */
 export const guardrailsConfigSchema = z.object({
@@ -43,12 +50,8 @@ export type GuardrailsConfig = z.infer<typeof guardrailsConfigSchema>;
 export const updateGuardrailsBodySchema = z
   .object({
     enable_guard_rails: z.boolean({ message: 'must be a boolean' }).optional(),
-    input_validators: z
-      .array(validatorSchema, { message: 'must be an array of validator objects' })
-      .optional(),
-    output_validators: z
-      .array(validatorSchema, { message: 'must be an array of validator objects' })
-      .optional(),
+    input_validators: validatorListSchema.optional(),
+    output_validators: validatorListSchema.optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
@@ -129,8 +132,15 @@ export const listGuardrailEvaluationsQuerySchema = z
     ...pageQueryShape,
     passStatus: z.enum(PASS_STATUSES, { message: `must be one of ${PASS_STATUSES.join(', ')}` }).optional(),
     stage: z.enum(GUARDRAIL_STAGES, { message: `must be one of ${GUARDRAIL_STAGES.join(', ')}` }).optional(),
-    category: z.string().min(1, { message: 'must not be empty' }).optional(),
-    search: z.string().optional(),
+    category: z
+      .string()
+      .min(1, { message: 'must not be empty' })
+      .max(MAX_SHORT_TEXT, { message: `must be at most ${MAX_SHORT_TEXT} characters` })
+      .optional(),
+    search: z
+      .string()
+      .max(MAX_SEARCH_CHARS, { message: `must be at most ${MAX_SEARCH_CHARS} characters` })
+      .optional(),
   })
   .superRefine(refineRange);
 /** `GET /applications/{id}/guardrails/evaluations` query as sent: `start`, `end`, paging and filters. */

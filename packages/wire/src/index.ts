@@ -32,6 +32,7 @@ export {
   expects,
   isoDateTimeSchema,
   limitSchema,
+  MAX_PAGE,
   MAX_PAGE_SIZE,
   type Pagination,
   pageQueryShape,
@@ -39,6 +40,7 @@ export {
   paginationOf,
   paginationSchema,
   refineRange,
+  uuidParamSchema,
   uuidSchema,
 } from './common.js';
 export {
@@ -88,6 +90,19 @@ export {
   validatorCatalogEntrySchema,
   validatorSchema,
 } from './guardrails.js';
+export { type JsonPath, pathNestedDeeperThan, pathWithNul } from './json-walk.js';
+export {
+  MAX_ATTRIBUTE_DEPTH,
+  MAX_CONFIG_LIST_ITEMS,
+  MAX_CONFIG_TEXT,
+  MAX_METRICS,
+  MAX_PLUGIN_CATEGORIES,
+  MAX_PLUGINS_PER_CATEGORY,
+  MAX_SEARCH_CHARS,
+  MAX_SHORT_TEXT,
+  MAX_VALIDATORS_PER_STAGE,
+  MAX_WIDGET_TYPES,
+} from './limits.js';
 export {
   type Metric,
   type MonitoringConfig,
@@ -101,6 +116,15 @@ export {
   type UpdateMonitoringBody,
   updateMonitoringBodySchema,
 } from './monitoring.js';
+export {
+  ibanValid,
+  luhnValid,
+  PII_DETECTORS,
+  PII_ENTITY_OF_KIND,
+  PII_PLACEHOLDERS,
+  type PiiDetector,
+  type PiiKind,
+} from './pii.js';
 export {
   buildPath,
   type HttpMethod,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { expects, isoDateTimeSchema, pageQueryShape, refineRange } from './common.js';
 import { evaluationResultSchema } from './evaluations.js';
+import { pathNestedDeeperThan } from './json-walk.js';
+import { MAX_ATTRIBUTE_DEPTH, MAX_SEARCH_CHARS } from './limits.js';
 
 /** Maximum number of traces in one `POST /evaluations` (contract decision). */
 export const MAX_TRACES_PER_SUBMISSION = 100;
@@ -27,8 +29,24 @@ export const spanIdSchema = z
   .string({ error: expects('must be a string of 16 lowercase hex characters') })
   .regex(/^[0-9a-f]{16}$/, { message: 'must be 16 lowercase hex characters' });
 
-/** A JSON value (span attributes may hold strings, numbers, booleans and arrays of them). */
-const jsonRecordSchema = z.record(z.string(), z.unknown(), { error: expects('must be an object') });
+/**
+ * Span and event attributes: an object of JSON values (OpenTelemetry's are strings, numbers,
+ * booleans and arrays of them). Nesting is bounded, so a hostile value cannot overflow the stack
+ * of whoever serialises it later; the 400 names the first path too deep.
+ */
+const jsonRecordSchema = z
+  .record(z.string(), z.unknown(), { error: expects('must be an object') })
+  .superRefine((record, ctx) => {
+    // The record itself is level 0: a value directly in it that is an object or array is level 1.
+    const path = pathNestedDeeperThan(record, MAX_ATTRIBUTE_DEPTH);
+    if (path !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `nests deeper than ${MAX_ATTRIBUTE_DEPTH} levels of objects and arrays`,
+      });
+    }
+  });
 
 /** An event of a span: a name, an ISO time and optional attributes. */
 export const spanEventSchema = z.object({
@@ -168,7 +186,10 @@ export const listTracesQuerySchema = z
     start: isoDateTimeSchema.optional(),
     end: isoDateTimeSchema.optional(),
     status: z.enum(TRACE_STATUSES, { message: `must be one of ${TRACE_STATUSES.join(', ')}` }).optional(),
-    search: z.string().optional(),
+    search: z
+      .string()
+      .max(MAX_SEARCH_CHARS, { message: `must be at most ${MAX_SEARCH_CHARS} characters` })
+      .optional(),
   })
   .superRefine(refineRange);
 /** `GET /applications/{id}/traces` query as sent: paging, time range, `status` and `search`. */

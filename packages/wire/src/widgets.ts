@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { expects, isoDateTimeSchema, refineRange } from './common.js';
+import { MAX_SHORT_TEXT, MAX_WIDGET_TYPES } from './limits.js';
 
 /** An item of `GET /widgets` (contract decision). */
 export const widgetSchema = z.object({ id: z.string(), name: z.string(), description: z.string() });
@@ -11,12 +12,16 @@ export const widgetDataBodySchema = z
   .object({
     types: z
       .array(
-        z.string({ error: expects('must be a string') }).min(1, { message: 'must be at least 1 character' }),
+        z
+          .string({ error: expects('must be a string') })
+          .min(1, { message: 'must be at least 1 character' })
+          .max(MAX_SHORT_TEXT, { message: `must be at most ${MAX_SHORT_TEXT} characters` }),
         {
           error: expects('must be an array of widget ids'),
         },
       )
-      .min(1, { message: 'must hold at least 1 widget id' }),
+      .min(1, { message: 'must hold at least 1 widget id' })
+      .max(MAX_WIDGET_TYPES, { message: `must hold at most ${MAX_WIDGET_TYPES} widget ids` }),
     start: isoDateTimeSchema,
     end: isoDateTimeSchema,
   })

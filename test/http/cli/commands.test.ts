@@ -200,9 +200,9 @@ describe.concurrent('aqm evaluations, traces and guardrail records', () => {
     expect(scores.trim().split('\n')).toHaveLength(2);
     expect(scores).toMatch(new RegExp(`^${bad}\\s+toxicity\\s+0\\.40 ✗`, 'm'));
     expect(records).toMatch(
-      new RegExp(`\\soutput\\s+fail\\s+pii\\s+${bad}\\s+Ask <EMAIL_ADDRESS>, idiot\\.$`, 'm'),
+      new RegExp(`\\soutput\\s+fail\\s+pii\\s+${bad}\\s+Ask \\[EMAIL\\], idiot\\.$`, 'm'),
     );
-    expect(detail).toMatch(/^content if enforced:\s+Ask <EMAIL_ADDRESS>, idiot\.$/m);
+    expect(detail).toMatch(/^content if enforced:\s+Ask \[EMAIL\], idiot\.$/m);
     expect(detail).toMatch(
       /^pii\s+fail\s+1\.00\s+mask\s+would mask\s+found .*; the findings would be masked$/m,
     );

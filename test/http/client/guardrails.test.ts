@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aroundNow, collect, makeTrace, type Service, startService, uniqueName } from './helpers.js';
 
 /** The placeholder the `pii` validator's `mask` puts in place of an e-mail address. */
-const EMAIL_MASK = '<EMAIL_ADDRESS>';
+const EMAIL_MASK = '[EMAIL]';
 
 // client.guardrails against the local service: configuration, the validator catalog, and the
 // records written when traces are submitted with guardrails enabled.

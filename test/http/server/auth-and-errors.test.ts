@@ -150,7 +150,7 @@ describe('startServer options', () => {
     const error = await startServer({ apiKeys: [{ key: secret, projectId: 'p' }] }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(
-      /apiKeys\[0\]\.key must be a non-empty string without whitespace/,
+      /apiKeys\[0\]\.key must be a non-empty string of visible ASCII characters \(no whitespace/,
     );
     expect((error as Error).message).not.toContain(secret);
   });

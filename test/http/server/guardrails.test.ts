@@ -247,7 +247,7 @@ describe('guardrails', () => {
         cost: 0,
       });
       expect(record.final_content).not.toContain('jane.doe@example.com');
-      expect(record.final_content).toContain('<EMAIL_ADDRESS>');
+      expect(record.final_content).toContain('[EMAIL]');
       expect(record.latency).toBeGreaterThanOrEqual(0);
       expect(record.allComponents).toEqual([
         expect.objectContaining({ type: 'pii', passed: false, onFail: 'mask' }),

@@ -24,10 +24,10 @@ function goodRecords() {
   return {
     traces,
     guardrails: [
-      record(id('carol'), 'input', 'My email is <EMAIL_ADDRESS>.', 'mask'),
-      record(id('carol'), 'output', 'Write to <EMAIL_ADDRESS>.', 'mask'),
+      record(id('carol'), 'input', 'My email is [EMAIL].', 'mask'),
+      record(id('carol'), 'output', 'Write to [EMAIL].', 'mask'),
       record(id('mallory'), 'input', '', 'fail'),
-      record(id('dave'), 'output', 'About <TOXIC_LANGUAGE>.', 'mask'),
+      record(id('dave'), 'output', 'About [TOXIC_LANGUAGE].', 'mask'),
     ],
     widgets: [],
   };

@@ -64,11 +64,11 @@ describe('pnpm demo (scripts/demo/demo.mjs, on the built packages)', () => {
       expect(run.stdout).not.toMatch(/\b(was|were) (blocked|masked)\b|\(blocked\)| masked /);
       const piiInput = outcome(pii, 'input');
       expect(piiInput?.slice(2, 5)).toEqual(['FAIL', 'pii', 'would mask']);
-      expect(piiInput?.[5]).toContain('<EMAIL_ADDRESS>');
+      expect(piiInput?.[5]).toContain('[EMAIL]');
       expect(piiInput?.[5]).not.toContain('carol.smith@example.org');
       const piiOutput = outcome(pii, 'output');
       expect(piiOutput?.slice(2, 5)).toEqual(['FAIL', 'pii', 'would mask']);
-      expect(piiOutput?.[5]).toContain('<EMAIL_ADDRESS>');
+      expect(piiOutput?.[5]).toContain('[EMAIL]');
       // ... while the trace itself keeps what was said.
       expect(traces.find((row) => row[0] === pii)?.[5]).toContain('carol.smith@example.org');
 

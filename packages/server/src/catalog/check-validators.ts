@@ -2,6 +2,8 @@ import {
   type ConfigFieldTemplate,
   type FieldError,
   formatPath,
+  MAX_CONFIG_LIST_ITEMS,
+  MAX_SHORT_TEXT,
   type Validator,
   type ValidatorCatalogEntry,
 } from '@aqm/wire';
@@ -29,6 +31,8 @@ function numberProblem(template: ConfigFieldTemplate, value: unknown): string | 
 
 function stringProblem(template: ConfigFieldTemplate, value: unknown): string | undefined {
   if (typeof value !== 'string') return `must be a string, got ${describeValue(value)}`;
+  if (value.length > MAX_SHORT_TEXT)
+    return `must be at most ${MAX_SHORT_TEXT} characters, got ${value.length}`;
   if (template.enum && !template.enum.includes(value)) {
     return `must be one of ${template.enum.join(', ')}; got ${describeValue(value)}`;
   }
@@ -52,6 +56,10 @@ export function configValueErrors(template: ConfigFieldTemplate, value: unknown,
       if (!Array.isArray(value)) {
         const allowed = template.enum ? ` (values: ${template.enum.join(', ')})` : '';
         return [{ path, message: `must be an array of strings${allowed}, got ${describeValue(value)}` }];
+      }
+      // Scoring cost grows with the list (e.g. banned topics against every word of a text).
+      if (value.length > MAX_CONFIG_LIST_ITEMS) {
+        return [{ path, message: `must hold at most ${MAX_CONFIG_LIST_ITEMS} items, got ${value.length}` }];
       }
       return value.flatMap((item: unknown, index) => {
         const itemProblem = stringProblem(template, item);

@@ -1,6 +1,6 @@
 import type { ConfigFieldTemplate, ValidatorCatalogEntry } from '@aqm/wire';
 
-/** PII entity names, as in Microsoft Presidio; also the placeholders `mask` writes (`<EMAIL_ADDRESS>`). */
+/** PII entity names, as in Microsoft Presidio; also the placeholders `mask` writes (`[EMAIL]`). */
 export const PII_ENTITIES = [
   'EMAIL_ADDRESS',
   'PHONE_NUMBER',

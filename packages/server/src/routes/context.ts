@@ -1,15 +1,18 @@
 import { uuidSchema } from '@aqm/wire';
 import { notFound, validationError } from '../errors.js';
+import type { ScoringPool } from '../scoring-pool.js';
 import type { ApplicationRecord } from '../store/applications-repository.js';
 import type { Store } from '../store/store.js';
 
-/** What the handlers share: the store, the route prefix and the clock. */
+/** What the handlers share: the store, the route prefix, the clock and the scoring workers. */
 export interface ServiceContext {
   store: Store;
   /** The route prefix, e.g. `/api`. */
   prefix: string;
   /** The current time as an ISO 8601 UTC string. */
   now(): string;
+  /** Scores submitted traces off the event loop, fairly between projects. */
+  scoring: ScoringPool;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { submitTraces } from '../evaluation-pipeline.js';
+import { latestTraces, storeProcessed } from '../evaluation-pipeline.js';
 import { requireApplication, type ServiceContext } from './context.js';
 import type { RouteHandlers } from './route-types.js';
 
@@ -7,9 +7,16 @@ export function evaluationHandlers(
   ctx: ServiceContext,
 ): Pick<RouteHandlers, 'evaluations.submit' | 'evaluations.list'> {
   return {
-    'evaluations.submit': ({ projectId, params, body }) => {
+    'evaluations.submit': async ({ projectId, params, body }) => {
       const app = requireApplication(ctx, projectId, params.applicationId);
-      const traceIds = submitTraces(ctx.store, app, body.traces, ctx.now());
+      // Scored off the event loop (a worker), then stored in one transaction: a repeated traceId
+      // keeps its last trace, and a stored one is replaced with its old results and records.
+      const processed = await ctx.scoring.score(projectId, {
+        config: { metrics: app.monitoring.metrics, guardrails: app.guardrails },
+        traces: latestTraces(body.traces),
+        now: ctx.now(),
+      });
+      const traceIds = storeProcessed(ctx.store, app.id, processed);
       return { accepted: traceIds.length, traceIds };
     },
     'evaluations.list': ({ projectId, params, query }) => {

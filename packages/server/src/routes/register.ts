@@ -1,21 +1,23 @@
 import {
   type FieldError,
+  formatPath,
   paginationOf,
+  pathWithNul,
   type RouteDef,
   type RouteName,
   routes,
   toFieldErrors,
   traceIdSchema,
-  uuidSchema,
+  uuidParamSchema,
 } from '@aqm/wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validationError } from '../errors.js';
 import type { RouteHandlers } from './route-types.js';
 
 /** How each path parameter is checked: malformed ids are a 400 naming the parameter. */
-const PARAM_SCHEMAS: Record<string, typeof uuidSchema | typeof traceIdSchema> = {
-  applicationId: uuidSchema,
-  evaluationId: uuidSchema,
+const PARAM_SCHEMAS: Record<string, typeof uuidParamSchema | typeof traceIdSchema> = {
+  applicationId: uuidParamSchema,
+  evaluationId: uuidParamSchema,
   traceId: traceIdSchema,
 };
 
@@ -95,6 +97,13 @@ function parseWith(
   if (schema === undefined) return undefined;
   if (value === undefined && missing !== undefined) {
     errors.push({ path: '$', message: missing });
+    return undefined;
+  }
+  // The store ends strings at NUL, so no string may hold one: refused for every route, query and
+  // body alike, rather than stored cut (names, prompts) or matched as empty (search=%00).
+  const nul = pathWithNul(value);
+  if (nul !== undefined) {
+    errors.push({ path: formatPath(nul), message: 'must not contain NUL (U+0000) characters' });
     return undefined;
   }
   const parsed = schema.safeParse(value);

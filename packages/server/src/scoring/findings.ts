@@ -1,9 +1,9 @@
-import type { EntityPattern } from './patterns.js';
+import { type EntityPattern, patternSpans } from './patterns.js';
 import type { TextSpan } from './text.js';
 
 /** Something a detector found in a text: where, what, and how sure (0..1). */
 export interface Finding extends TextSpan {
-  /** Entity name, also the `mask` placeholder: `EMAIL_ADDRESS` → `<EMAIL_ADDRESS>`. */
+  /** Entity name, also the `mask` placeholder: `EMAIL_ADDRESS` → `[EMAIL]`. */
   entity: string;
   /** Confidence that this span is a violation, in [0, 1]. */
   weight: number;
@@ -45,14 +45,9 @@ export function findPatterns<E extends string>(
   const found: Finding[] = [];
   for (const pattern of patterns) {
     if (entities && !entities.has(pattern.entity)) continue;
-    for (const match of text.matchAll(pattern.regex)) {
-      if (pattern.valid && !pattern.valid(match[0])) continue;
-      found.push({
-        start: match.index,
-        end: match.index + match[0].length,
-        entity: pattern.entity,
-        weight: 1,
-      });
+    for (const { start, end } of patternSpans(pattern, text)) {
+      if (pattern.valid && !pattern.valid(text.slice(start, end))) continue;
+      found.push({ start, end, entity: pattern.entity, weight: 1 });
     }
   }
   return mergeFindings(found);

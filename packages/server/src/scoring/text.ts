@@ -61,8 +61,12 @@ export function termSet(text: string): Set<string> {
 }
 
 // A sentence ends at terminal punctuation (and any closing quotes or brackets) followed by
-// white space or the end, or at a line break. "3.5" and "e.g.x" do not end a sentence.
-const SENTENCE_END = /[.!?\u2026\u3002\uff01\uff1f]+["'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f]|\n/gu;
+// white space or the end, or at a line break. "3.5" and "e.g.x" do not end a sentence. The
+// lookbehind starts a match only at the start of a run of terminal punctuation: a start inside
+// the run reaches the same end, so it cannot match where the run's start did not, and retrying
+// it rescanned the run from every position (quadratic: 64 KiB of dots took 10 s).
+export const SENTENCE_END =
+  /(?<![.!?\u2026\u3002\uff01\uff1f])[.!?\u2026\u3002\uff01\uff1f]+["'\u201d\u2019)\]]*(?=\s|$)|[\u3002\uff01\uff1f]|\n/gu;
 
 /** The sentences of a text as spans, trimmed of surrounding white space; empty ones are left out. */
 export function sentenceSpans(text: string): TextSpan[] {

@@ -40,9 +40,9 @@ export function offsetOf(page: number, limit: number): number {
   return (page - 1) * limit;
 }
 
-/** A `casefold(column)` substring test and its parameter, for case-insensitive `search`. */
+/** A case-insensitive substring test of a column and its parameter, for `search` (see `contains_folded`). */
 export function containsFolded(column: string, needle: string): { sql: string; param: string } {
-  return { sql: `instr(casefold(${column}), ?) > 0`, param: needle.toLowerCase() };
+  return { sql: `contains_folded(${column}, ?)`, param: needle.toLowerCase() };
 }
 
 function describe(value: SqlValue | undefined): string {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApplicationsRepository } from './applications-repository.js';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { SqliteDatabase } from './database.js';
 import { EvaluationResultsRepository } from './evaluation-results-repository.js';
 import { GuardrailRecordsRepository } from './guardrail-records-repository.js';
@@ -25,19 +26,30 @@ export interface Store {
 
 /**
  * Opens the store: in memory without `dataDir`, else in `<dataDir>/aqm.sqlite` (the directory is
- * created if missing), with the schema migrated to the current version.
+ * created if missing), with the schema migrated to the current version. A `dataDir` is owned by
+ * one live server at a time (see {@link acquireDataDirLock}); a dead owner's locks are taken over.
+ * @throws DataDirInUseError when another live server uses `dataDir`.
  */
 export function openStore(options: { dataDir?: string | undefined } = {}): Store {
   let location = ':memory:';
+  let lock: DataDirLock | undefined;
   if (options.dataDir !== undefined) {
     mkdirSync(options.dataDir, { recursive: true });
     location = join(options.dataDir, DATABASE_FILE);
+    lock = acquireDataDirLock(options.dataDir, DATABASE_FILE);
   }
-  const db = new SqliteDatabase(location);
+  let db: SqliteDatabase;
+  try {
+    db = new SqliteDatabase(location);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   try {
     migrate(db);
   } catch (error) {
     db.close();
+    lock?.release();
     throw error;
   }
   return {
@@ -47,6 +59,9 @@ export function openStore(options: { dataDir?: string | undefined } = {}): Store
     traces: new TracesRepository(db),
     evaluationResults: new EvaluationResultsRepository(db),
     guardrailRecords: new GuardrailRecordsRepository(db),
-    close: () => db.close(),
+    close: () => {
+      db.close();
+      lock?.release();
+    },
   };
 }

@@ -81,7 +81,7 @@ export function runGuardrailsWith(
  * @example
  * ```ts
  * const run = runGuardrails('output', 'Mail me at ann@example.com', [{ type: 'pii', on_fail: 'mask' }]);
- * run.finalContent; // 'Mail me at <EMAIL_ADDRESS>'
+ * run.finalContent; // 'Mail me at [EMAIL]'
  * run.passStatus;   // 'error'
  * run.categories;   // ['pii']
  * ```
