@@ -82,3 +82,15 @@ export function heading(title, color) {
   const text = `== ${title} ==`;
   return `\n${createPalette(color).bold(text)}`;
 }
+
+/**
+ * Text on one line: runs of white space (line breaks too) become one space.
+ *
+ * @param {string} value
+ * @returns {string}
+ * @example
+ * oneLine('a\n b'); // 'a b'
+ */
+export function oneLine(value) {
+  return value.replace(/\s+/g, ' ').trim();
+}

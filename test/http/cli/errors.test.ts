@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AQM_BIN,
+  AQM_VERSION,
   type CliRun,
   type CliService,
   runAqm,
@@ -141,10 +140,7 @@ describe('help, version and configuration', () => {
     expect(nestedHelp.code).toBe(0);
     expect(nestedHelp.stdout).toMatch(/^Usage: aqm guardrails evaluations list \[options\] <app-id>/);
     expect(nestedHelp.stdout).toContain('--since <when>');
-    const pkg = JSON.parse(readFileSync(AQM_BIN.replace(/dist\/cli\.js$/, 'package.json'), 'utf8')) as {
-      version: string;
-    };
-    expect(version).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    expect(version).toEqual({ code: 0, stdout: `${AQM_VERSION}\n`, stderr: '' });
     expect(flagsOnly.code).toBe(0);
     expect(JSON.parse(flagsOnly.stdout)).toEqual(await svc.client.metrics.eval());
   });

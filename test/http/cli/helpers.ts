@@ -11,7 +11,9 @@ import { onTestFinished } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const packageDir = dirname(require.resolve('@aqm/cli/package.json'));
-const packageJson = require('@aqm/cli/package.json') as { bin: Record<string, string> };
+const packageJson = require('@aqm/cli/package.json') as { bin: Record<string, string>; version: string };
+/** The version @aqm/cli's manifest declares (what `aqm --version` must print). */
+export const AQM_VERSION = packageJson.version;
 /** The built bin, as npm would link it. */
 export const AQM_BIN = join(packageDir, packageJson.bin.aqm as string);
 

@@ -48,8 +48,13 @@ export interface FaultCase {
     requests?: number;
     /** `stats().retries`; `'requests-1'`: every submission after the first was a retry (one batch). */
     retries?: number | 'requests-1';
-    /** How the case ends: `forceFlush()`, or `shutdown()` for a fault that nothing but a fix ends (401). */
-    end: 'flush' | 'shutdown';
+    /**
+     * How the case ends: `forceFlush()`; `flush-then-probe` for a 401/404 that passes: the flush
+     * returns at the first one (delivery is known impossible for now), then the paused sender's
+     * probes deliver everything once the service answers; or `shutdown()` for a fault that nothing
+     * but a fix ends (401).
+     */
+    end: 'flush' | 'flush-then-probe' | 'shutdown';
     /** The one `diag.error` that says what to fix (401/404 pause). */
     pauseError?: RegExp;
   };
@@ -214,7 +219,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
       delivered: 'all',
       requests: 3,
       retries: 2,
-      end: 'flush',
+      end: 'flush-then-probe',
       pauseError: /404.*AQM_APPLICATION_ID/,
     },
     client: { error: AqmNotFoundError, status: 404, attempts: 1 },
