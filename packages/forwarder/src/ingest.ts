@@ -1,4 +1,9 @@
-import type { LlmLogRecord, ReadableSpan, TracePipeline } from '@aqm/otel/pipeline';
+import {
+  type LlmLogRecord,
+  noteContentLogRecord,
+  type ReadableSpan,
+  type TracePipeline,
+} from '@aqm/otel/pipeline';
 import type { ApplicationRouter } from './application-router.js';
 import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
@@ -123,6 +128,8 @@ export class OtlpIngest {
             malformed += 1;
             continue;
           }
+          // Content arrives on log records: the mapping must not warn that it is lost.
+          noteContentLogRecord();
           const pipeline = this.#router.route(log.traceId, resource);
           if (pipeline === undefined) {
             unrouted += 1;

@@ -24,7 +24,7 @@ function state(): ContentLossState {
   return holder[STATE_KEY];
 }
 
-/** Called by `AqmLogRecordProcessor` for every `gen_ai.*` log record it is given. */
+/** Called for every `gen_ai.*` log record given to `AqmLogRecordProcessor` or received by @aqm/forwarder. */
 export function noteContentLogRecord(): void {
   state().logSeen = true;
 }
@@ -39,7 +39,8 @@ export const CONTENT_LOSS_WARNING =
   '`npm ls @opentelemetry/api-logs`). Fix: `const processor = new AqmSpanProcessor(); new NodeSDK({ ' +
   'spanProcessors: [processor], logRecordProcessors: [new AqmLogRecordProcessor(processor)], ' +
   'instrumentations: [new OpenAIInstrumentation({ captureMessageContent: true })] })`, or ' +
-  '`registerAqm()`, which registers both providers, and one version of @opentelemetry/api-logs.';
+  '`registerAqm()`, which registers both providers, and one version of @opentelemetry/api-logs. ' +
+  'An app that sends OTLP to @aqm/forwarder must export its logs too (OTEL_LOGS_EXPORTER=otlp).';
 
 /** The text of the warning when log records arrive, but without content. */
 export const CAPTURE_OFF_WARNING =
