@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AqmStats } from '@aqm/otel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastJsonLine, runChild } from './helpers/run-child.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 const TRACES = 100_000;
@@ -23,36 +23,6 @@ interface ChildReport {
   statsAfterShutdown: AqmStats;
 }
 
-/** Runs the child to its own exit (killing it at the deadline) and returns its exit code and output. */
-function runChild(
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--expose-gc', CHILD], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the child did not exit by itself within ${CHILD_DEADLINE_MS} ms; stderr: ${stderr}`));
-    }, CHILD_DEADLINE_MS);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started });
-    });
-  });
-}
-
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 describe(`service down, ${TRACES} traces produced (child process)`, () => {
@@ -69,15 +39,19 @@ describe(`service down, ${TRACES} traces produced (child process)`, () => {
   it('memory stays within maxQueueBytes plus a constant, and the drops are counted', async () => {
     const applicationId = await service.createApp('memory');
     service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
-    const { code, stdout, stderr, ms } = await runChild({
-      AQM_BASE_URL: service.srv.url,
-      AQM_API_KEY: service.apiKey,
-      AQM_APPLICATION_ID: applicationId,
-      TRACES: String(TRACES),
-      MAX_QUEUE_BYTES: String(MAX_QUEUE_BYTES),
-    });
+    const { code, stdout, stderr, ms } = await runChild(
+      CHILD,
+      {
+        AQM_BASE_URL: service.srv.url,
+        AQM_API_KEY: service.apiKey,
+        AQM_APPLICATION_ID: applicationId,
+        TRACES: String(TRACES),
+        MAX_QUEUE_BYTES: String(MAX_QUEUE_BYTES),
+      },
+      { args: ['--expose-gc'], deadlineMs: CHILD_DEADLINE_MS },
+    );
     expect(code, stderr).toBe(0);
-    const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ChildReport;
+    const report = lastJsonLine<ChildReport>(stdout);
     const growth = report.peakRss - report.baselineRss;
     console.info(
       `[memory] baseline ${mib(report.baselineRss)}, peak ${mib(report.peakRss)} (growth ${mib(growth)}), ` +
