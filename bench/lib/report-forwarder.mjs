@@ -69,7 +69,11 @@ export function forwarderSection({ options, summary: s, runs }, { machine, comma
       (s.refusedQueueFull > 0
         ? `time; the forwarder's queue filled ${s.refusedQueueFull} times (503 + Retry-After) and the exporter resent, so ` +
           `nothing was lost (every trace delivered, ${s.failedExports} failed exports).`
-        : `time, while nothing is lost (every trace delivered, no 503, ${s.failedExports} failed exports).`),
+        : `time, while nothing is lost (every trace delivered, no 503, ${s.failedExports} failed exports).`) +
+      ` The app produced ${f0(s.producedTracesPerSecond)} traces/s; the last trace reached the sink ` +
+      `${f0(s.tailMs)} ms after the last was produced, and the forwarder holds each root span for \`rootGraceMs\` ` +
+      '(1000 ms by default) so that late spans and log records still join: a tail of about that length means the ' +
+      'forwarder kept pace with the offered rate, and the sustained figure is lower by the tail alone.',
     '',
     FORWARDER_END,
   ];
