@@ -1,0 +1,33 @@
+// The worker side of bench/lib/worker-processor.mjs (issue 22's probe): rebuilds the spans the
+// processor copied and feeds them to @aqm/otel's pipeline, unchanged.
+import { parentPort, workerData } from 'node:worker_threads';
+import { resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
+
+const pipeline = new TracePipeline(resolveOptions(workerData.options, process.env));
+
+function toSpan(data) {
+  const context = data.context;
+  return {
+    name: data.name,
+    kind: data.kind,
+    spanContext: () => context,
+    parentSpanContext: data.parentSpanContext,
+    startTime: data.startTime,
+    endTime: data.endTime,
+    status: data.status,
+    attributes: data.attributes,
+    events: data.events,
+    resource: { attributes: data.resource },
+    instrumentationScope: data.scope,
+  };
+}
+
+parentPort.on('message', async (message) => {
+  if (message.type === 'spans') {
+    pipeline.addSpans(message.spans.map(toSpan));
+    return;
+  }
+  if (message.type === 'flush') await pipeline.forceFlush();
+  else if (message.type === 'shutdown') await pipeline.shutdown();
+  parentPort.postMessage({ id: message.id, stats: pipeline.stats() });
+});
