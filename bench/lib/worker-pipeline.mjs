@@ -1,7 +1,18 @@
 // The worker side of bench/lib/worker-processor.mjs (issue 22's probe): rebuilds the spans the
 // processor copied and feeds them to @aqm/otel's pipeline, unchanged.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
+
+// BENCH_WORKER_PROFILE=<file>: CPU-profile this thread (warm-up included) until shutdown.
+const profileFile = process.env.BENCH_WORKER_PROFILE;
+const profiler = profileFile ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 
 const pipeline = new TracePipeline(resolveOptions(workerData.options, process.env));
 
@@ -28,6 +39,12 @@ parentPort.on('message', async (message) => {
     return;
   }
   if (message.type === 'flush') await pipeline.forceFlush();
-  else if (message.type === 'shutdown') await pipeline.shutdown();
+  else if (message.type === 'shutdown') {
+    await pipeline.shutdown();
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(`${profileFile}.${process.pid}.cpuprofile`, JSON.stringify(profile));
+    }
+  }
   parentPort.postMessage({ id: message.id, stats: pipeline.stats() });
 });
