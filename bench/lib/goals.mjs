@@ -62,6 +62,60 @@ export function judgeGoals({ throughput, steady, outage }) {
   // Last, so the issue's goals keep their places in the table and in the History lines.
   const steadyGoal = steady && judgeSteady(steady);
   if (steadyGoal) goals.push(steadyGoal);
+  // Issue 22's reading, after the older goals so their places in the History lines stay put.
+  if (throughput) goals.push(...judgeIssue22('burst', throughput, true));
+  if (steady) goals.push(...judgeIssue22(`${steady.options.rate}/s`, steady, false));
+  // The worker-thread probe (bench/lib/worker-processor.mjs), for information, when it ran.
+  const probe = (label, scenario, burst) =>
+    judgeIssue22(`${label}, ours-worker (probe)`, scenario, burst, 'ours-worker').map((g) => ({
+      ...g,
+      informational: true,
+    }));
+  if (throughput?.medians['ours-worker']) goals.push(...probe('burst', throughput, true));
+  if (steady?.medians['ours-worker']) goals.push(...probe(`${steady.options.rate}/s`, steady, false));
+  return goals;
+}
+
+const MAIN_THREAD_RATIO = 0.5;
+const LOOP_P99_SLACK_MS = 3;
+
+/**
+ * Issue 22, per delivered trace: ours' main-thread CPU (minus the bare provider's) at most 0.5x each
+ * stock pipeline's, its whole-process CPU at most 1.0x `otlp-noloss`'s, and in the burst an
+ * event-loop p99 within 3 ms of the bare provider's. `variant` picks which of ours is judged.
+ */
+function judgeIssue22(label, { medians }, burst, variant = 'ours') {
+  const ours = medians[variant];
+  const otlp = medians.otlp;
+  const noloss = medians['otlp-noloss'];
+  const bare = medians.bare;
+  if (!ours || !otlp || !noloss || !bare) return [];
+  const mainOf = (m) => m.exporterMainCpuUsPerDelivered;
+  const toOtlp = mainOf(ours) / mainOf(otlp);
+  const toNoloss = mainOf(ours) / mainOf(noloss);
+  const cpuPerDelivered = (m) => m.cpuUsPerTrace / m.deliveredShare;
+  const cpuRatio = cpuPerDelivered(ours) / cpuPerDelivered(noloss);
+  const goals = [
+    {
+      goal: `${label}: the exporter's CPU on the app's main thread per delivered trace at most ${MAIN_THREAD_RATIO}x the stock pipelines'`,
+      measured:
+        `${mainOf(ours).toFixed(1)} µs vs OTLP ${mainOf(otlp).toFixed(1)} (ratio ${toOtlp.toFixed(2)}), ` +
+        `OTLP no loss ${mainOf(noloss).toFixed(1)} (ratio ${toNoloss.toFixed(2)}); minus the bare provider's ${bare.mainCpuUsPerTrace.toFixed(1)}`,
+      met: toOtlp <= MAIN_THREAD_RATIO && toNoloss <= MAIN_THREAD_RATIO,
+    },
+    {
+      goal: `${label}: whole-process CPU per delivered trace at most 1.0x OTLP no loss`,
+      measured: `${cpuPerDelivered(ours).toFixed(1)} vs ${cpuPerDelivered(noloss).toFixed(1)} µs, ratio ${cpuRatio.toFixed(2)}`,
+      met: cpuRatio <= 1,
+    },
+  ];
+  if (burst) {
+    goals.push({
+      goal: `${label}: event-loop p99 within ${LOOP_P99_SLACK_MS} ms of the bare provider`,
+      measured: `${ours.loopP99Ms.toFixed(1)} ms vs ${bare.loopP99Ms.toFixed(1)} ms`,
+      met: ours.loopP99Ms <= bare.loopP99Ms + LOOP_P99_SLACK_MS,
+    });
+  }
   return goals;
 }
 

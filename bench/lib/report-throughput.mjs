@@ -7,6 +7,14 @@ const THROUGHPUT_ROWS = [
   ['CPU per trace produced (µs, user+system, app process)', 'cpuUsPerTrace', f1],
   ['— of which the exporter (minus the bare provider, µs)', 'exporterCpuUsPerTrace', f1],
   ['CPU per trace delivered (µs)', 'cpuUsPerDelivered', f1],
+  [
+    "CPU per trace on the app's main thread (µs, its event loop: span calls, timers, I/O callbacks)",
+    'mainCpuUsPerTrace',
+    f1,
+  ],
+  ['— of which the exporter (minus the bare provider, µs)', 'exporterMainCpuUsPerTrace', f1],
+  ["— the exporter's main-thread CPU per trace delivered (µs)", 'exporterMainCpuUsPerDelivered', f1],
+  ['Event loop busy per trace (µs, eventLoopUtilization().active)', 'loopActiveUsPerTrace', f1],
   ["Time in the app's span calls per trace (µs, wall: starting and ending its spans)", 'callUsPerTrace', f1],
   ['Traces per second until forceFlush() resolves', 'tracesPerSec', f0],
   ['Bytes on the wire per delivered trace (HTTP request, headers + body)', 'wireBytesPerTrace', f0],
@@ -62,6 +70,7 @@ function everyRunTable(runs, columns) {
 
 const RUN_COLUMNS = [
   ['µs/trace', (run) => f1(run.cpuUsPerTrace)],
+  ['main thread µs/trace', (run) => f1(run.mainCpuUsPerTrace)],
   ['span calls µs/trace', (run) => f1(run.callUsPerTrace)],
   ['traces/s', (run) => f0(run.tracesPerSec)],
   ['delivered', (run) => pct(run.deliveredShare)],

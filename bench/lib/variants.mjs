@@ -9,6 +9,7 @@ import { AqmSpanProcessor } from '@aqm/otel';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { WorkerSpanProcessor } from './worker-processor.mjs';
 
 export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'bare'];
 
@@ -24,6 +25,16 @@ export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
       throw new TypeError('ours-disk needs aqm.persistDir');
     }
     const processor = new AqmSpanProcessor({ baseUrl: sinkUrl, ...aqm });
+    return {
+      provider: new NodeTracerProvider({ spanProcessors: [processor] }),
+      stats: () => processor.stats(),
+    };
+  }
+  if (name === 'ours-worker' || name === 'ours-worker-50ms') {
+    // Issue 22's probe: ours' pipeline in a worker thread (bench/lib/worker-processor.mjs), spans
+    // posted once per event-loop turn, or (-50ms) every 50 ms or 512 spans.
+    const batching = name === 'ours-worker-50ms' ? { postMs: 50, postSpans: 512 } : {};
+    const processor = new WorkerSpanProcessor({ baseUrl: sinkUrl, ...aqm }, batching);
     return {
       provider: new NodeTracerProvider({ spanProcessors: [processor] }),
       stats: () => processor.stats(),

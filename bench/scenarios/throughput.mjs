@@ -17,6 +17,15 @@ function figures(result, sink) {
   return {
     cpuUsPerTrace: result.cpuUs / result.traces,
     cpuUsPerDelivered: delivered > 0 ? result.cpuUs / delivered : Number.NaN,
+    // The app's main thread alone (schedstat of the thread whose id is the pid): what the exporter
+    // costs the app's event loop, beside the whole process's figure.
+    mainCpuUsPerTrace: result.mainCpuUs / result.traces,
+    // performance.eventLoopUtilization(): time the loop was not idle (waiting on I/O and timers).
+    loopActiveUsPerTrace: (result.loopActiveMs * 1000) / result.traces,
+    // CPU per trace by thread name (main, WorkerThread, V8Worker, ...): where the process's CPU went.
+    ...Object.fromEntries(
+      Object.entries(result.threadCpu ?? {}).map(([name, us]) => [`threadUs:${name}`, us / result.traces]),
+    ),
     tracesPerSec: result.traces / (result.wallMs / 1000),
     producedPerSec: result.traces / (result.produceMs / 1000),
     // Time inside the app's calls that start and end its spans (a synchronous onEnd() adds to it).
@@ -39,7 +48,7 @@ function figures(result, sink) {
 /** One child run of `variant` against its own sink. */
 export async function runOnce(variant, options, log) {
   const apiKey = `bench-${randomUUID()}`;
-  const sink = await startSink({ kind: variant === 'ours' ? 'aqm' : 'otlp', apiKey });
+  const sink = await startSink({ kind: variant.startsWith('ours') ? 'aqm' : 'otlp', apiKey });
   try {
     const { result } = await runChild(CHILD, {
       config: {
@@ -69,14 +78,20 @@ export async function runOnce(variant, options, log) {
       ? `${run.producedPerSec.toFixed(0).padStart(6)} produced/s`
       : `${run.tracesPerSec.toFixed(0).padStart(6)} traces/s`;
     log(
-      `  ${variant.padEnd(11)} ${run.cpuUsPerTrace.toFixed(1).padStart(7)} µs/trace  ` +
+      `  ${variant.padEnd(11)} ${run.cpuUsPerTrace.toFixed(1).padStart(7)} µs/trace  main ${run.mainCpuUsPerTrace.toFixed(1)} µs  ` +
         `${perSec}  ${(run.deliveredShare * 100).toFixed(1).padStart(5)}% delivered  ` +
         `${run.wireBytesPerTrace.toFixed(0).padStart(5)} B/trace  span calls ${run.callUsPerTrace.toFixed(1)} µs  ` +
         `loop p99 ${run.loopP99Ms.toFixed(1)} ms  ` +
         `peak RSS ${run.peakRssMiB.toFixed(0)} MiB  ${run.requests} requests`,
     );
+    log(
+      `    by thread, µs/trace: ${Object.entries(run)
+        .filter(([key]) => key.startsWith('threadUs:'))
+        .map(([key, us]) => `${key.slice(9)} ${us.toFixed(1)}`)
+        .join(', ')}`,
+    );
     if (result.flushError) log(`    ${variant}: forceFlush() rejected: ${result.flushError}`);
-    if (variant === 'ours' && result.stats.droppedTraces.total > 0) {
+    if (variant.startsWith('ours') && result.stats?.droppedTraces.total > 0) {
       log(`    ours dropped ${JSON.stringify(result.stats.droppedTraces.byReason)}`);
     }
     return run;
@@ -107,9 +122,15 @@ export async function throughputScenario(options, log = console.log) {
   }
   // The exporter's own CPU: the variant's minus the bare provider's (the app making its spans).
   const bareCpu = medians.bare?.cpuUsPerTrace;
-  for (const variant of ['ours', 'otlp', 'otlp-noloss']) {
-    if (medians[variant] && bareCpu !== undefined) {
-      medians[variant].exporterCpuUsPerTrace = medians[variant].cpuUsPerTrace - bareCpu;
+  const bareMain = medians.bare?.mainCpuUsPerTrace;
+  for (const variant of ['ours', 'ours-worker', 'ours-worker-50ms', 'otlp', 'otlp-noloss']) {
+    const m = medians[variant];
+    if (m && bareCpu !== undefined) m.exporterCpuUsPerTrace = m.cpuUsPerTrace - bareCpu;
+    // The same on the main thread, per produced and per delivered trace: the exporter's cost on the
+    // app's event loop (issue 22's first goal, "per delivered trace").
+    if (m && bareMain !== undefined) {
+      m.exporterMainCpuUsPerTrace = m.mainCpuUsPerTrace - bareMain;
+      m.exporterMainCpuUsPerDelivered = m.exporterMainCpuUsPerTrace / m.deliveredShare;
     }
   }
   return { options, runs, medians };
