@@ -46,8 +46,8 @@ export function forwarderSection({ options, summary: s, runs }, { machine, comma
       'The window runs from the first measured trace until the sink holds every one of them, so the ' +
       "forwarder's root grace and batching are inside it. Forwarder settings: " +
       `${Object.keys(settings).length === 0 ? 'its defaults' : `its defaults, except \`${JSON.stringify(settings)}\``}. CPU and RSS are the forwarder process's own; ` +
-      'the app and the sink ran on the same machine at the same time. The machine was shared with other work ' +
-      `(other sessions building and testing): its 1-minute load average was ${f1(s.loadAverage[0])} before the ` +
+      'the app and the sink ran on the same machine at the same time. The 1-minute load average (all work on the ' +
+      `machine) was ${f1(s.loadAverage[0])} before the ` +
       `rounds and ${f1(s.loadAverage[1])} after them, on ${machine.cores} cores.`,
     '',
     ...table(['figure', 'value'], ['l', 'r'], rows),

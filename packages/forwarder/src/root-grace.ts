@@ -1,5 +1,8 @@
 import type { ReadableSpan, TracePipeline } from '@aqm/otel/pipeline';
 
+/** Roots released per turn of the event loop when many fall due together. */
+const RELEASE_PER_TURN = 32;
+
 interface HeldRoot {
   dueMs: number;
   pipeline: TracePipeline;
@@ -68,7 +71,10 @@ export class RootGrace {
     this.#timer = undefined;
     const now = this.#now();
     let due = 0;
+    // A bounded slice per turn: each released root completes a trace (mapping, serialising), and
+    // hundreds at once would hold the loop, and every OTLP request waiting on it, for many ms.
     while (
+      due < RELEASE_PER_TURN &&
       this.#head + due < this.#queue.length &&
       (this.#queue[this.#head + due] as HeldRoot).dueMs <= now
     ) {

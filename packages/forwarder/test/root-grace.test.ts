@@ -45,6 +45,27 @@ describe('RootGrace', () => {
     expect(grace.held).toBe(0);
   });
 
+  it('releases many roots that fall due together in slices of 32, one slice per timer turn', () => {
+    vi.useFakeTimers();
+    try {
+      const { pipeline, added } = fakePipeline();
+      const grace = new RootGrace(1000, 1000);
+      for (let i = 0; i < 100; i += 1) grace.hold(pipeline, span(`r${i}`));
+      vi.advanceTimersByTime(1000);
+      // One turn hands over one slice only: the rest wait for the next turns, oldest first.
+      expect(added.map((names) => names.length)).toEqual([32]);
+      expect(grace.held).toBe(68);
+      vi.advanceTimersByTime(1);
+      vi.advanceTimersByTime(1);
+      vi.advanceTimersByTime(1);
+      expect(added.map((names) => names.length)).toEqual([32, 32, 32, 4]);
+      expect(added.flat()).toEqual(Array.from({ length: 100 }, (_, i) => `r${i}`));
+      expect(grace.held).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('passes roots straight on with no grace', () => {
     const { pipeline, added } = fakePipeline();
     new RootGrace(0, 2).hold(pipeline, span('a'));
