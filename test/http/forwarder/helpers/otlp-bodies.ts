@@ -7,11 +7,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-
-/** The GenAI semconv text of a message list, as instrumentations put it on a span. */
-function messages(role: string, text: string): string {
-  return JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
-}
+import { endChatSpan } from '../../otel/helpers/llm-trace.js';
 
 /**
  * Real SDK spans of one LLM trace, in the order they ended: a `chat` span, an `agent` span
@@ -24,23 +20,7 @@ export function llmTraceSpans(prompt: string, response: string): { traceId: stri
   const tracer = provider.getTracer('forwarder-test');
   const root = tracer.startSpan('POST /ask', { kind: SpanKind.SERVER }, ROOT_CONTEXT);
   const agent = tracer.startSpan('agent', {}, trace.setSpan(ROOT_CONTEXT, root));
-  const chat = tracer.startSpan(
-    'chat gpt-4o-mini',
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': 'openai',
-        'gen_ai.request.model': 'gpt-4o-mini',
-        'gen_ai.input.messages': messages('user', prompt),
-        'gen_ai.output.messages': messages('assistant', response),
-        'gen_ai.usage.input_tokens': 12,
-        'gen_ai.usage.output_tokens': 7,
-      },
-    },
-    trace.setSpan(ROOT_CONTEXT, agent),
-  );
-  chat.end();
+  endChatSpan(tracer, agent, prompt, response);
   agent.end();
   root.end();
   return { traceId: root.spanContext().traceId, spans: exporter.getFinishedSpans() };

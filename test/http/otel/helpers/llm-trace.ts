@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
@@ -13,28 +13,37 @@ function messages(role: string, text: string): string {
 }
 
 /**
+ * Starts and ends a GenAI `chat` span (semconv attributes, 12 + 7 tokens) as a child of `parent`,
+ * the model call every test trace carries.
+ */
+export function endChatSpan(tracer: Tracer, parent: Span, prompt: string, response: string): void {
+  tracer
+    .startSpan(
+      'chat gpt-4o-mini',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.provider.name': 'openai',
+          'gen_ai.request.model': 'gpt-4o-mini',
+          'gen_ai.input.messages': messages('user', prompt),
+          'gen_ai.output.messages': messages('assistant', response),
+          'gen_ai.usage.input_tokens': 12,
+          'gen_ai.usage.output_tokens': 7,
+        },
+      },
+      trace.setSpan(ROOT_CONTEXT, parent),
+    )
+    .end();
+}
+
+/**
  * Creates and ends one two-span LLM trace, synchronously: an app span around a GenAI `chat` span
  * (child ends first, as in real code). Returns the trace id.
  */
 export function endLlmTrace(tracer: Tracer, prompt: string, response: string): string {
   const root = tracer.startSpan('answer-question', { kind: SpanKind.SERVER }, ROOT_CONTEXT);
-  const chat = tracer.startSpan(
-    'chat gpt-4o-mini',
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': 'openai',
-        'gen_ai.request.model': 'gpt-4o-mini',
-        'gen_ai.input.messages': messages('user', prompt),
-        'gen_ai.output.messages': messages('assistant', response),
-        'gen_ai.usage.input_tokens': 12,
-        'gen_ai.usage.output_tokens': 7,
-      },
-    },
-    trace.setSpan(ROOT_CONTEXT, root),
-  );
-  chat.end();
+  endChatSpan(tracer, root, prompt, response);
   root.end();
   return root.spanContext().traceId;
 }
