@@ -48,6 +48,11 @@ export {
   AqmTimeoutError,
   AqmValidationError,
 } from './errors.js';
+export {
+  ApplicationFindOrCreateError,
+  type ApplicationsFinder,
+  findOrCreateApplication,
+} from './find-or-create-application.js';
 export type { AqmClientOptions, RequestOptions } from './options.js';
 export { redactSecretInText } from './redact.js';
 export { ApplicationsResource } from './resources/applications.js';

@@ -1,4 +1,4 @@
-import type { AqmClient } from '@aqm/client';
+import { ApplicationFindOrCreateError, type AqmClient, findOrCreateApplication } from '@aqm/client';
 import type { DiagLogger } from '@opentelemetry/api';
 
 /** The key was refused, or the key cannot create applications: waiting will not fix it. */
@@ -16,37 +16,20 @@ function explain(error: unknown, what: string): string {
   return `The service answered ${status} while ${what}: ${message}`;
 }
 
-async function findByName(client: AqmClient, name: string): Promise<string | undefined> {
-  // `search` is a case-insensitive partial match: keep only the exact name.
-  for await (const application of client.applications.iterate({ search: name, limit: 100 })) {
-    if (application.name === name) return application.id;
-  }
-  return undefined;
-}
-
 /**
  * The id of the application named exactly `name`, created when there is none. Rejects with a
  * message saying what to fix when the service refuses the key or cannot be reached.
  *
  * @example
- * const id = await findOrCreateApplication(client, 'checkout-service');
+ * const id = await findOrCreateApplicationNamed(client, 'checkout-service');
  */
-export async function findOrCreateApplication(client: AqmClient, name: string): Promise<string> {
+export async function findOrCreateApplicationNamed(client: AqmClient, name: string): Promise<string> {
   try {
-    const found = await findByName(client, name);
-    if (found !== undefined) return found;
+    return await findOrCreateApplication(client, { name, description: 'Created by @aqm/forwarder' });
   } catch (error) {
-    throw new Error(explain(error, `looking up application "${name}"`), { cause: error });
-  }
-  try {
-    return (await client.applications.create({ name, description: 'Created by @aqm/forwarder' })).id;
-  } catch (error) {
-    // 409: another forwarder created it first; it is there now.
-    if ((error as { status?: unknown } | null)?.status === 409) {
-      const found = await findByName(client, name).catch(() => undefined);
-      if (found !== undefined) return found;
-    }
-    throw new Error(explain(error, `creating application "${name}"`), { cause: error });
+    if (!(error instanceof ApplicationFindOrCreateError)) throw error;
+    const what = error.step === 'find' ? 'looking up' : 'creating';
+    throw new Error(explain(error.cause, `${what} application "${name}"`), { cause: error.cause });
   }
 }
 
@@ -55,7 +38,7 @@ export const FIRST_RETRY_DELAY_MS = 500;
 export const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
- * {@link findOrCreateApplication}, tried again with backoff while the service cannot be reached or
+ * {@link findOrCreateApplicationNamed}, tried again with backoff while the service cannot be reached or
  * answers 429/5xx (the traces of the application wait in its bounded queue meanwhile), and given up
  * when the key is refused (401/403) or `signal` aborts (the forwarder closes). The first failure
  * is reported through `logger`; a later success too.
@@ -73,7 +56,7 @@ export async function resolveApplicationByName(
   let reported = false;
   for (;;) {
     try {
-      const id = await findOrCreateApplication(client, name);
+      const id = await findOrCreateApplicationNamed(client, name);
       if (reported)
         logger.warn(`Application "${name}" resolved to ${id} after retrying; its traces are sent now`);
       return id;

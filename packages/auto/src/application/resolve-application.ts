@@ -1,4 +1,4 @@
-import type { Application, CreateApplicationBody } from '@aqm/wire';
+import { ApplicationFindOrCreateError, type ApplicationsFinder, findOrCreateApplication } from '@aqm/client';
 import type { ApplicationRef } from '../config/env-config.js';
 
 /** Per-call options of the client: the lookup is aborted when `startAuto`'s handle shuts down. */
@@ -7,10 +7,8 @@ export interface CallOptions {
 }
 
 /** The part of an `AqmClient` the lookup uses. */
-export interface ApplicationsApi {
-  applications: {
-    iterate(query: { search?: string; limit?: number }, options: CallOptions): AsyncIterable<Application>;
-    create(body: CreateApplicationBody, options: CallOptions): Promise<Application>;
+export interface ApplicationsApi extends ApplicationsFinder {
+  applications: ApplicationsFinder['applications'] & {
     /** Only whether it succeeds matters. */
     get(applicationId: string, options: CallOptions): Promise<unknown>;
   };
@@ -47,36 +45,15 @@ function explain(error: unknown, what: string): string {
   return `The service answered ${status} while ${what}: ${messageOf(error)}`;
 }
 
-/** The id of the application named exactly `name`, if there is one. */
-async function findByName(
-  client: ApplicationsApi,
-  name: string,
-  options: CallOptions,
-): Promise<string | undefined> {
-  // `search` is a case-insensitive partial match: keep only the exact name.
-  for await (const application of client.applications.iterate({ search: name, limit: 100 }, options)) {
-    if (application.name === name) return application.id;
-  }
-  return undefined;
-}
-
 async function findOrCreate(client: ApplicationsApi, name: string, options: CallOptions): Promise<string> {
-  const what = `looking up application "${name}" (AQM_APPLICATION_NAME)`;
   try {
-    const found = await findByName(client, name, options);
-    if (found !== undefined) return found;
+    return await findOrCreateApplication(client, { name, description: DESCRIPTION }, options);
   } catch (error) {
-    throw new ApplicationLookupError(explain(error, what));
-  }
-  try {
-    return (await client.applications.create({ name, description: DESCRIPTION }, options)).id;
-  } catch (error) {
-    // 409: another process starting with the same name created it first; it is there now.
-    if (statusOf(error) === 409) {
-      const found = await findByName(client, name, options).catch(() => undefined);
-      if (found !== undefined) return found;
-    }
-    throw new ApplicationLookupError(explain(error, `creating application "${name}" (AQM_APPLICATION_NAME)`));
+    if (!(error instanceof ApplicationFindOrCreateError)) throw error;
+    const what = error.step === 'find' ? 'looking up' : 'creating';
+    throw new ApplicationLookupError(
+      explain(error.cause, `${what} application "${name}" (AQM_APPLICATION_NAME)`),
+    );
   }
 }
 

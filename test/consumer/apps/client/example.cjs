@@ -1,12 +1,12 @@
 // @aqm/client README's example, from CommonJS.
-const { AqmClient } = require('@aqm/client');
+const { AqmClient, findOrCreateApplication } = require('@aqm/client');
 
 async function main() {
   const client = new AqmClient();
   try {
-    const app = await client.applications.create({ name: `support-bot-${Date.now()}-${process.pid}` });
+    const appId = await findOrCreateApplication(client, { name: `support-bot-${Date.now()}-${process.pid}` });
     const prompt = `What is your refund policy? (client, CJS, ${process.pid})`;
-    await client.evaluations.submit(app.id, {
+    await client.evaluations.submit(appId, {
       traces: [
         {
           traceId: crypto.randomUUID().replaceAll('-', ''),
@@ -18,7 +18,7 @@ async function main() {
         },
       ],
     });
-    console.log(JSON.stringify({ prompt, applicationId: app.id }));
+    console.log(JSON.stringify({ prompt, applicationId: appId }));
   } finally {
     await client.close();
   }

@@ -1,13 +1,13 @@
 // @aqm/client README's example: AQM_API_KEY and AQM_BASE_URL from the environment.
-import { AqmClient } from '@aqm/client';
+import { AqmClient, findOrCreateApplication } from '@aqm/client';
 
 const client = new AqmClient();
 try {
-  const app = await client.applications.create({ name: `support-bot-${Date.now()}-${process.pid}` });
+  const appId = await findOrCreateApplication(client, { name: `support-bot-${Date.now()}-${process.pid}` });
   const [metric] = await client.metrics.eval();
-  await client.monitoring.update(app.id, { metrics: [{ type: metric.name }] });
+  await client.monitoring.update(appId, { metrics: [{ type: metric.name }] });
   const prompt = `What is your refund policy? (client, ESM, ${process.pid})`;
-  await client.evaluations.submit(app.id, {
+  await client.evaluations.submit(appId, {
     traces: [
       {
         traceId: crypto.randomUUID().replaceAll('-', ''),
@@ -19,7 +19,7 @@ try {
       },
     ],
   });
-  console.log(JSON.stringify({ prompt, applicationId: app.id }));
+  console.log(JSON.stringify({ prompt, applicationId: appId }));
 } finally {
   await client.close();
 }
