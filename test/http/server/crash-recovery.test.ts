@@ -48,6 +48,27 @@ function startServerProcess(dataDir: string): Promise<Running> {
   });
 }
 
+/** `PRAGMA integrity_check` on a database file no server has open, with the server's SQLite library. */
+function integrityCheck(file: string): unknown {
+  const sqlite = createRequire(join(packageDir, 'package.json'))('node-sqlite3-wasm') as {
+    Database: new (
+      path: string,
+    ) => {
+      exec(sql: string): void;
+      get(sql: string): Record<string, unknown>;
+      close(): void;
+    };
+  };
+  const db = new sqlite.Database(file);
+  try {
+    // As the server opens it: the library has no shared memory for a write-ahead log's index.
+    db.exec('PRAGMA locking_mode = EXCLUSIVE');
+    return db.get('PRAGMA integrity_check').integrity_check;
+  } finally {
+    db.close();
+  }
+}
+
 function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -103,6 +124,8 @@ describe('aqm-server after an unclean exit', { timeout: 60_000 }, () => {
     // A clean stop leaves nothing behind.
     expect(existsSync(join(dataDir, OWNER_FILE))).toBe(false);
     expect(existsSync(join(dataDir, `${DATABASE_FILE}.lock`))).toBe(false);
+    // SQLite's own check of every page and index of the file the killed process wrote to.
+    expect(integrityCheck(join(dataDir, DATABASE_FILE))).toBe('ok');
   });
 
   it('comes back after being killed twice in a row, the second time right after it started', async () => {

@@ -23,6 +23,7 @@ export class SqliteDatabase {
   /** Opens (and creates if missing) the database at `path`; `':memory:'` keeps it in memory. */
   constructor(path: string) {
     this.#db = new sqlite.Database(path);
+    if (path !== ':memory:') useWriteAheadLog(this.#db);
     // Case folding in JS so `search` is case-insensitive beyond ASCII (SQLite's LIKE/lower are ASCII-only).
     this.#db.function('casefold', (value) => (value === null ? null : String(value).toLowerCase()), {
       deterministic: true,
@@ -105,6 +106,29 @@ export class SqliteDatabase {
       throw error;
     }
   }
+}
+
+/**
+ * Crash safety for a database file. The library's file locking is a folder, and its "is anyone
+ * else writing?" check answers yes whenever that folder exists, including for the connection's
+ * own lock: so SQLite never sees a rollback journal left by a killed process as hot, never rolls
+ * it back, and a SIGKILL during a commit left a half-written file ("database disk image is
+ * malformed" on the next start, 3 of 30 kills in a stress run). With a write-ahead log the file
+ * is only changed by checkpoints, and opening replays the log's committed frames and drops the
+ * rest, with no lock check (0 of 100 kills). Exclusive locking mode keeps the log's index in this
+ * process's memory, as the library has no shared memory; one server owns a dataDir anyway.
+ * `synchronous = NORMAL` is SQLite's advice for WAL: a commit survives the process being killed;
+ * only a power cut can lose the last few (never corrupt the file).
+ */
+function useWriteAheadLog(db: sqlite.Database): void {
+  db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  const mode = db.get('PRAGMA journal_mode = WAL') as { journal_mode?: string } | null;
+  if (mode?.journal_mode !== 'wal') {
+    throw new Error(
+      `could not switch the database to write-ahead logging (journal_mode is ${mode?.journal_mode})`,
+    );
+  }
+  db.exec('PRAGMA synchronous = NORMAL');
 }
 
 /** Finalizes a statement; finalize reports the statement's last error again, which is already handled. */
