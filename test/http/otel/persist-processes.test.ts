@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AqmStats } from '@aqm/otel';
@@ -70,6 +70,28 @@ describe('persistDir across processes (child processes, the local service)', () 
     expect(drained.stats.disk?.replayedTraces).toBe(onDisk.length);
     expect(await traceIdsOnDisk(dir)).toEqual([]);
     expect(await readdir(join(dir, 'owners'))).toEqual([]); // the dead owner's folder was taken over
+  }, 60_000);
+
+  it('the claim folder of a process on another host whose heartbeat stopped is taken over and sent', async () => {
+    const applicationId = await service.createApp('persist-stale-owner');
+    // As a process on another machine sharing the folder leaves it when it dies mid-send.
+    const ownerDir = join(dir, 'owners', 'other-host-process');
+    const records = Array.from({ length: 30 }, () => {
+      const id = newTraceId();
+      return { traceId: id, json: recordJson(id) };
+    });
+    await writeSpillFile(ownerDir, 1_700_000_000_000, records);
+    await writeFile(
+      join(ownerDir, 'owner.json'),
+      JSON.stringify({ pid: 1, host: 'another-host.example', startedAt: 1_700_000_000_000 }),
+    );
+    const stopped = new Date(Date.now() - 2 * 60_000); // its last heartbeat, two minutes ago
+    await utimes(join(ownerDir, 'owner.json'), stopped, stopped);
+
+    const successor = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
+    expect(await successor.exited, successor.stderr()).toBe(0);
+    for (const { traceId } of records) expect(proxy.accepted.get(traceId), traceId).toBe(1);
+    expect(await readdir(join(dir, 'owners'))).toEqual([]);
   }, 60_000);
 
   it('two processes sharing one folder send every file once', async () => {

@@ -59,8 +59,10 @@ export class SpillFolder {
   }
 
   /**
-   * Writes `data` as pool file `name`: temp file, fsync, rename. A crash leaves a whole file or
-   * none (a temp file in this owner's folder, removed when the folder is taken over).
+   * Writes `data` as pool file `name`: temp file, fsync, rename, fsync of the pool folder (the
+   * rename is an entry of the folder: without it, a power cut can lose a file reported as on disk).
+   * A crash leaves a whole file or none (a temp file in this owner's folder, removed when the
+   * folder is taken over).
    */
   async writeAtomic(name: string, data: readonly Buffer[]): Promise<void> {
     this.#tempSequence += 1;
@@ -97,6 +99,7 @@ export class SpillFolder {
       await fs.rm(temp, { force: true }).catch(() => {});
       throw error;
     }
+    await syncFolder(this.dir);
   }
 
   /** The pool's files, oldest first, and the `.aqmspill` names that are not ours. */
@@ -240,4 +243,17 @@ export async function filesOfOthers(folder: SpillFolder): Promise<SpillFileName[
     }
   }
   return files;
+}
+
+/**
+ * Makes a folder's entries durable, as far as the platform allows. Best effort: the file is
+ * already renamed into place, so a folder that cannot be opened or synced (Windows; some network
+ * file systems answer EINVAL) must not turn a written file into a failed write, which would send
+ * its records twice.
+ */
+async function syncFolder(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r').catch(() => undefined);
+  if (handle === undefined) return;
+  await handle.sync().catch(() => {});
+  await handle.close().catch(() => {});
 }

@@ -108,6 +108,9 @@ export class SqliteDatabase {
   }
 }
 
+/** How large the write-ahead log file may stay after a checkpoint. */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /**
  * Crash safety for a database file. The library's file locking is a folder, and its "is anyone
  * else writing?" check answers yes whenever that folder exists, including for the connection's
@@ -129,6 +132,9 @@ function useWriteAheadLog(db: sqlite.Database): void {
     );
   }
   db.exec('PRAGMA synchronous = NORMAL');
+  // A checkpoint reuses the log from its start but leaves the file at its largest: one batch of
+  // big traces would keep that much disk for good. Above this, the file is cut back after a checkpoint.
+  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
 }
 
 /** Finalizes a statement; finalize reports the statement's last error again, which is already handled. */
