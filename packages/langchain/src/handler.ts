@@ -6,7 +6,7 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
 import { ATTR } from './attributes.js';
-import { handlerDiag } from './diag.js';
+import { guard } from './guard.js';
 import {
   type AqmCallbackHandlerOptions,
   type ResolvedHandlerOptions,
@@ -18,23 +18,6 @@ import { RunTracker } from './run-tracker.js';
 
 /** LangChain keeps one handler per name on a run, so a global and a per-call handler never double up. */
 const HANDLER_NAME = 'aqm_callback_handler';
-
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  } catch {
-    return 'an unprintable error';
-  }
-}
-
-/** Runs one callback's work; a failure is logged through `diag`, never thrown into LangChain. */
-function guard(callback: string, body: () => void): void {
-  try {
-    body();
-  } catch (error) {
-    handlerDiag.warn(`${callback} failed, the run may be missing from the trace: ${describeError(error)}`);
-  }
-}
 
 /**
  * A LangChain callback handler that turns runs into OpenTelemetry spans with GenAI attributes:
