@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { ApiKey } from './auth.js';
+import { checkCliOptions, inFlagTerms } from './cli-flag-names.js';
 import type { FaultRule, FaultsConfig } from './faults.js';
 import type { StartServerOptions } from './options.js';
 
@@ -82,6 +83,16 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (options.apiKeys.length === 0) {
     generatedKey = { key: `aqm_dev_${randomBytes(16).toString('hex')}`, projectId: DEFAULT_PROJECT };
     options.apiKeys = [generatedKey];
+  }
+  try {
+    // A value the flag parsing let through but startServer refuses (a port over 65535, a fault
+    // status of 200) is a usage error too: exit 2 naming the flag, before anything starts.
+    checkCliOptions(options);
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError) {
+      throw new CliUsageError(inFlagTerms(error.message));
+    }
+    throw error;
   }
   return { kind: 'run', options, generatedKey, application: applicationFlag(values.application) };
 }

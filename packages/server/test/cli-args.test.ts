@@ -90,20 +90,13 @@ describe('parseCliArgs', () => {
     expect(dated.kind === 'run' && dated.options.faults?.rules[0]?.retryAfter).toBe(
       'Wed, 21 Oct 2026 07:28:00 GMT',
     );
-    const seconds = parseCliArgs([
-      '--api-key',
-      'k',
-      '--fault-status',
-      '429',
-      '--fault-retry-after',
-      '5',
-      '--fault-reset',
-    ]);
+    const seconds = parseCliArgs(['--api-key', 'k', '--fault-status', '429', '--fault-retry-after', '5']);
     expect(seconds.kind === 'run' && seconds.options.faults?.rules[0]).toEqual({
       status: 429,
       retryAfter: 5,
-      reset: true,
     });
+    const reset = parseCliArgs(['--api-key', 'k', '--fault-reset']);
+    expect(reset.kind === 'run' && reset.options.faults?.rules[0]).toEqual({ reset: true });
   });
 
   it('ignores a leading -- (as `pnpm run server -- --port 0` passes it)', () => {
@@ -140,5 +133,25 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--api-key', 'very secret'])).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('very secret') }),
     );
+  });
+});
+
+describe('parseCliArgs: values startServer would refuse', () => {
+  it.each([
+    [['--port', '70000'], '--port must be an integer from 0 to 65535, got 70000'],
+    [['--prefix', 'api'], "--prefix must be '' or a path like '/api'"],
+    [['--fault-rate', '2', '--fault-status', '503'], '--fault-rate must be a number from 0 to 1, got 2'],
+    [['--fault-status', '200'], '--fault-status must be an integer from 400 to 599, got 200'],
+    [['--fault-route', 'nope', '--fault-hang'], '--fault-route must be a route name'],
+    [['--fault-retry-after', '5'], '--fault-retry-after needs a --fault-status to answer with'],
+    [
+      ['--fault-status', '503', '--fault-reset'],
+      'the --fault-* flags must have at most one of --fault-status, --fault-reset, --fault-hang',
+    ],
+    [['--fault-rate', '0.5'], 'the --fault-* flags must have an effect'],
+    [['--api-key', 'k', '--api-key', 'k'], '--api-key #2 is the same key as --api-key #1'],
+  ])('exits as a usage error naming the flag: %j', (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(CliUsageError);
+    expect(() => parseCliArgs(argv)).toThrow(message);
   });
 });
