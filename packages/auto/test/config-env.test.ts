@@ -137,6 +137,31 @@ describe('readAutoConfig', () => {
     );
   });
 
+  it.each([
+    [
+      'http://aqm:4000/api',
+      'AQM_BASE_URL is refused: it uses plain http to a non-loopback host (aqm), which would send the API key ' +
+        'unencrypted; use https (plain http is for loopback addresses only), got "http://aqm:4000/api"',
+    ],
+    [
+      `https://user:${KEY}@aqm.example.com/api`,
+      'AQM_BASE_URL is refused: it must not contain credentials; the key goes in AQM_API_KEY, ' +
+        'got "https://aqm.example.com/api" (credentials not shown)',
+    ],
+    [
+      `https://aqm.example.com/api?key=${KEY}`,
+      'AQM_BASE_URL is refused: it must not contain a query string or fragment, ' +
+        'got "https://aqm.example.com/api" (query string not shown)',
+    ],
+  ])(
+    'AQM_BASE_URL=%s, which the client would refuse, is refused up front naming the variable',
+    (url, problem) => {
+      expect(warningOf({ ...BASE, AQM_BASE_URL: url })).toBe(
+        `${problem}, so no LLM trace is sent. Fix the variable, or set AQM_DISABLED=true.`,
+      );
+    },
+  );
+
   it('refuses an application name longer than the service accepts, giving its length', () => {
     const { AQM_APPLICATION_ID: _id, ...withoutId } = BASE;
     expect(warningOf({ ...withoutId, AQM_APPLICATION_NAME: 'x'.repeat(101) })).toContain(

@@ -112,14 +112,17 @@ describe('startAuto in-process', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('a setup step that throws (here the client refusing plain http to a remote host) is one warning', async () => {
+  it('an AQM_BASE_URL the client would refuse (plain http to a remote host) is one warning naming the variable', async () => {
     const auto = startAuto(
       { AQM_API_KEY: KEY, AQM_BASE_URL: 'http://aqm.example.com/api', AQM_APPLICATION_NAME: 'x' },
       { exitHooks: false },
     );
-    await expect(auto.ready).resolves.toEqual({ enabled: false, reason: 'setup failed' });
+    await expect(auto.ready).resolves.toMatchObject({ enabled: false });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^@aqm\/auto: could not start, so no LLM trace is sent: .*http/);
+    expect(warnings[0]).toMatch(
+      /^@aqm\/auto: AQM_BASE_URL is refused: it uses plain http to a non-loopback host \(aqm\.example\.com\)/,
+    );
+    expect(warnings[0]).not.toContain('allowInsecureHttp');
     expect(warnings[0]).not.toContain(KEY);
     expect(registeredProvider()).toBeUndefined();
   });

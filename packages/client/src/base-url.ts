@@ -36,7 +36,14 @@ function isLoopbackHost(hostname: string): boolean {
 /**
  * Checks and normalises the spec's `{base_url}` (which includes its path prefix): http(s) only,
  * no credentials, query or fragment; plain http only to loopback unless `allowInsecureHttp`.
- * Trailing slashes are dropped so paths can be appended as they are.
+ * Trailing slashes are dropped so paths can be appended as they are. Exported so that packages
+ * reading a base URL from the environment can refuse it up front, with the client's own rules.
+ * @throws TypeError saying what is wrong, the URL shown without credentials, query or fragment.
+ * @example
+ * ```ts
+ * normalizeBaseUrl('http://127.0.0.1:4000/api/', false); // 'http://127.0.0.1:4000/api'
+ * normalizeBaseUrl('http://aqm:4000/api', false); // throws: plain http to a non-loopback host
+ * ```
  */
 export function normalizeBaseUrl(value: unknown, allowInsecureHttp: boolean): string {
   if (typeof value !== 'string' || value.trim() === '') {

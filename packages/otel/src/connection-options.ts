@@ -1,4 +1,4 @@
-import type { AqmClient } from '@aqm/client';
+import { type AqmClient, normalizeBaseUrl } from '@aqm/client';
 import { describeValue, optionLabel } from './option-checks.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,8 +76,12 @@ function checkApiKey(value: unknown, fromEnv: boolean): string {
   return value;
 }
 
-/** `undefined` when valid, else the reason. */
-function baseUrlProblem(value: unknown, label: string): string | undefined {
+/**
+ * `undefined` when valid, else the reason. The client's own rules (no credentials, query or
+ * fragment; plain http only to loopback) are checked here too, so that a value from the
+ * environment the client would refuse turns the component off with a warning instead of throwing.
+ */
+function baseUrlProblem(value: unknown, label: string, allowInsecureHttp: boolean): string | undefined {
   if (typeof value !== 'string')
     return `Expected ${label} to be an http(s) URL string, got ${describeValue(value)}`;
   let url: URL;
@@ -88,6 +92,12 @@ function baseUrlProblem(value: unknown, label: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `Expected ${label} to be an http(s) URL, got ${describeValue(value)}`;
+  }
+  try {
+    normalizeBaseUrl(value, allowInsecureHttp);
+  } catch (error) {
+    // The client's message shows the URL without credentials, query string or fragment.
+    return `${label} is refused: ${(error as Error).message}`;
   }
   return undefined;
 }
@@ -147,11 +157,12 @@ function resolveClient(raw: ConnectionInput): AqmClient | undefined {
  */
 export function resolveConnection(raw: ConnectionInput, env: Env): Connection {
   const client = resolveClient(raw);
+  const allowInsecureHttp = raw.allowInsecureHttp === true;
   // What was passed in code is checked first: those errors throw whatever the environment holds.
   if (client === undefined) {
     if (raw.apiKey !== undefined) checkApiKey(raw.apiKey, false);
     if (raw.baseUrl !== undefined) {
-      const problem = baseUrlProblem(raw.baseUrl, '`baseUrl`');
+      const problem = baseUrlProblem(raw.baseUrl, '`baseUrl`', allowInsecureHttp);
       if (problem !== undefined) throw new TypeError(problem);
     }
   }
@@ -164,7 +175,9 @@ export function resolveConnection(raw: ConnectionInput, env: Env): Connection {
   if (client === undefined && baseUrl === undefined) {
     baseUrl = problems.read(env, 'AQM_BASE_URL');
     const problem =
-      baseUrl === undefined ? undefined : baseUrlProblem(baseUrl, optionLabel('baseUrl', 'AQM_BASE_URL'));
+      baseUrl === undefined
+        ? undefined
+        : baseUrlProblem(baseUrl, optionLabel('baseUrl', 'AQM_BASE_URL'), allowInsecureHttp);
     if (problem !== undefined) problems.invalid.push(redacted(problem, apiKey));
   }
   let id = applicationId;

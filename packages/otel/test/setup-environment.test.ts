@@ -92,6 +92,33 @@ describe.each(components)('%s and the environment', (name, create) => {
   });
 
   it.each([
+    ['http://aqm:4000/api', 'plain http to a non-loopback host (aqm)', 'http://aqm:4000/api'],
+    [`http://u:${KEY}@127.0.0.1:9/api`, 'must not contain credentials', 'http://127.0.0.1:9/api'],
+    [`http://127.0.0.1:9/api?key=${KEY}`, 'must not contain a query string', 'http://127.0.0.1:9/api'],
+  ])(
+    'turns off with a warning, never throwing, for an AQM_BASE_URL the client refuses: %s',
+    (url, reason, shown) => {
+      const logger = new CaptureLogger();
+      const component = create({}, { env: { ...FULL_ENV, AQM_BASE_URL: url }, logger });
+      expect(component.enabled).toBe(false);
+      const [warning] = logger.at('warn');
+      expect(warning).toContain('`baseUrl` (from the AQM_BASE_URL environment variable) is refused: ');
+      expect(warning).toContain(reason);
+      expect(warning).toContain(`"${shown}"`);
+      expect(logger.text).not.toContain(KEY);
+    },
+  );
+
+  it('accepts a plain-http AQM_BASE_URL to another host with allowInsecureHttp passed in code', () => {
+    const component = create(
+      { allowInsecureHttp: true },
+      { env: { ...FULL_ENV, AQM_BASE_URL: 'http://aqm:4000/api' }, logger: new CaptureLogger() },
+    );
+    expect(component.enabled).toBe(true);
+    return component.shutdown();
+  });
+
+  it.each([
     [{ OTEL_SDK_DISABLED: 'true' }, 'OTEL_SDK_DISABLED is true'],
     [{ OTEL_SDK_DISABLED: 'TRUE' }, 'OTEL_SDK_DISABLED is true'],
     [{ AQM_DISABLED: 'true' }, 'AQM_DISABLED is true'],

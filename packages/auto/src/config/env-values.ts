@@ -1,3 +1,5 @@
+import { normalizeBaseUrl } from '@aqm/client';
+
 /**
  * Parsers for single environment variables. Each returns the value or throws a `ConfigError`
  * whose message names the variable, what it expects and what it got (the API key's value is
@@ -27,6 +29,29 @@ export class ConfigError extends Error {
   /** The full message; `hide` redacts what must not be shown (applied before shortening). */
   describe(hide: (value: string) => string): string {
     return `${this.variable} must be ${this.expectation}, got ${this.got ?? shown(hide(this.value))}`;
+  }
+}
+
+/**
+ * A base URL the client refuses (credentials, a query string, plain http to another machine). The
+ * client's message already shows the URL without credentials, query or fragment; it is reworded for
+ * an environment variable, where `allowInsecureHttp` and `apiKey` are no settings of @aqm/auto.
+ */
+export class RefusedUrlError extends ConfigError {
+  constructor(
+    variable: string,
+    value: string,
+    readonly reason: string,
+  ) {
+    super(variable, 'a base URL the client accepts', value);
+  }
+
+  override describe(hide: (value: string) => string): string {
+    const reason = this.reason
+      .replace(/^baseUrl /, 'it ')
+      .replace(', or set allowInsecureHttp: true', ' (plain http is for loopback addresses only)')
+      .replace('pass the API key as apiKey', 'the key goes in AQM_API_KEY');
+    return `${this.variable} is refused: ${hide(reason)}`;
   }
 }
 
@@ -92,6 +117,12 @@ export function httpUrl(env: Env, name: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(name, URL_EXPECTATION, value);
+  }
+  try {
+    // The client's rules, checked now: refused later, it would only say "could not start".
+    normalizeBaseUrl(value, false);
+  } catch (error) {
+    throw new RefusedUrlError(name, value, (error as Error).message);
   }
   return value;
 }
