@@ -68,9 +68,16 @@ export function describeError(err: unknown, context: ErrorContext = {}): ErrorRe
   if (err instanceof AqmNotFoundError) {
     const appId = applicationIdOf(err.path);
     const said = serviceSaid(err);
-    const id = appId === undefined ? undefined : decodeURIComponent(appId);
-    const what =
-      id === undefined ? ` (${err.method} ${err.path})` : said.includes(id) ? '' : ` (application ${id})`;
+    if (appId === undefined) {
+      // No id in the path (GET /applications, /metrics/eval...): the route itself is missing, which
+      // is what a base URL without the service's path prefix gives.
+      const where = context.baseUrl === undefined ? '' : ` (now ${context.baseUrl})`;
+      return service(
+        `Not found (404): ${said} (${err.method} ${err.path}). Check --base-url or AQM_BASE_URL${where}: it includes the service's path prefix, e.g. http://127.0.0.1:4000/api.`,
+      );
+    }
+    const id = decodeURIComponent(appId);
+    const what = said.includes(id) ? '' : ` (application ${id})`;
     return service(
       `Not found (404): ${said}${what}. Check the application id (aqm apps list shows them) and the other ids given.`,
     );

@@ -37,6 +37,22 @@ describe('describeError', () => {
     expect(r.exitCode).toBe(1);
   });
 
+  it('404 on a route without an application id: the base URL and its path prefix', () => {
+    const r = describeError(
+      new AqmNotFoundError('x', {
+        method: 'GET',
+        path: '/applications',
+        status: 404,
+        body: { success: false, message: 'Route GET /applications not found' },
+      }),
+      { baseUrl: 'http://127.0.0.1:4000' },
+    );
+    expect(r.lines).toEqual([
+      "Not found (404): Route GET /applications not found (GET /applications). Check --base-url or AQM_BASE_URL (now http://127.0.0.1:4000): it includes the service's path prefix, e.g. http://127.0.0.1:4000/api.",
+    ]);
+    expect(r.exitCode).toBe(1);
+  });
+
   it('409: the name is taken', () => {
     const r = describeError(
       new AqmConflictError('x', {
