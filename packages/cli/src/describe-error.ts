@@ -46,6 +46,16 @@ function applicationIdOf(path: string): string | undefined {
 }
 
 /**
+ * Rewords the client's advice for settings the CLI does not have: it has no way to allow plain http
+ * to another machine (the key would travel unencrypted), and it takes the key from its own flag.
+ */
+function forCliUser(message: string): string {
+  return message
+    .replace(', or set allowInsecureHttp: true', '; plain http is for loopback addresses only')
+    .replace('pass the API key as apiKey', 'pass the key with --api-key or AQM_API_KEY');
+}
+
+/**
  * Turns any error into one line saying what went wrong and what to do, plus the documented exit
  * code: 2 for usage and input errors, 1 for service and network errors.
  */
@@ -117,7 +127,7 @@ export function describeError(err: unknown, context: ErrorContext = {}): ErrorRe
   }
   // The client checks its options with TypeError/RangeError naming the option (never the key's value).
   if (err instanceof TypeError || err instanceof RangeError) {
-    return { lines: [`Invalid configuration: ${err.message}`], exitCode: EXIT_CODES.usageError };
+    return { lines: [`Invalid configuration: ${forCliUser(err.message)}`], exitCode: EXIT_CODES.usageError };
   }
   const message = err instanceof Error ? err.message : String(err);
   return service(`Unexpected error: ${message}`);

@@ -76,4 +76,19 @@ describe('runCli without a service', () => {
     expect(io.err()).toMatch(/^aqm: Invalid configuration: /);
     expect(io.err()).not.toContain('super-secret-key');
   });
+
+  it('says plain http is for loopback only, naming no setting the CLI lacks', async () => {
+    const io = memoryIo({ AQM_API_KEY: 'k', AQM_BASE_URL: 'http://aqm.internal:4000/api' });
+    expect(await runCli(['apps', 'list'], io)).toBe(2);
+    expect(io.err()).toBe(
+      'aqm: Invalid configuration: baseUrl uses plain http to a non-loopback host (aqm.internal), which would send the API key unencrypted; use https; plain http is for loopback addresses only, got "http://aqm.internal:4000/api"\n',
+    );
+  });
+
+  it('says where the key goes when the base URL carries credentials', async () => {
+    const io = memoryIo({ AQM_API_KEY: 'k', AQM_BASE_URL: 'http://user:pw@127.0.0.1:4000/api' });
+    expect(await runCli(['apps', 'list'], io)).toBe(2);
+    expect(io.err()).toMatch(/must not contain credentials; pass the key with --api-key or AQM_API_KEY, got/);
+    expect(io.err()).not.toContain('apiKey');
+  });
 });
