@@ -136,6 +136,20 @@ describe.concurrent('aqm monitoring, guardrails and catalogs', () => {
     expect(validators).toMatch(/^prompt-injection\s+input\s+threshold\s/m);
   });
 
+  it('guardrails set says what enabling and disabling mean for the next traces', async () => {
+    const id = await svc.createApp('cli-guard-off');
+    const on = await runInProcess(['guardrails', 'set', id, '--enable'], svc.env);
+    expect(on.code).toBe(0);
+    expect(on.stderr).toContain('The service runs them on traces submitted from now on');
+    const off = await runInProcess(['guardrails', 'set', id, '--disable'], svc.env);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain('Guardrails: disabled');
+    expect(off.stderr).toContain(
+      'Saved. Guardrails are off: traces submitted from now on are not checked.\n',
+    );
+    expect(off.stderr).not.toContain('runs them');
+  });
+
   it('metrics eval and security, widgets list', async () => {
     const [evalCatalog, security, widgets] = await Promise.all([
       ok(['metrics', 'eval']),

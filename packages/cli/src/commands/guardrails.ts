@@ -121,9 +121,12 @@ export function registerGuardrailsCommands(program: Command, session: Session): 
         const out = session.output(command);
         if (out.json) return out.printJson(saved);
         printGuardrails(out, saved);
+        // Said from what the service stored, not from the flags: a --file body may turn them off too.
         out.note(
-          'Saved. The service runs them on traces submitted from now on and records what they would block or mask; ' +
-            'it does not change what your app sends or answers.',
+          saved.enable_guard_rails
+            ? 'Saved. The service runs them on traces submitted from now on and records what they would block or mask; ' +
+                'it does not change what your app sends or answers.'
+            : 'Saved. Guardrails are off: traces submitted from now on are not checked.',
         );
       },
     );
