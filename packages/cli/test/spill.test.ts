@@ -73,6 +73,27 @@ describe('aqm spill', () => {
     expect(await readdir(join(dir, 'corrupt'))).toEqual([]);
   });
 
+  it('purge of an empty or missing folder says there is nothing to purge and exits 0', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'aqm-cli-spill-empty-'));
+    try {
+      for (const yes of [[], ['--yes']]) {
+        const io = memoryIo();
+        expect(await runCli(['spill', 'purge', '--dir', empty, ...yes], io)).toBe(0);
+        expect(io.out()).toBe(`Nothing to purge in ${empty}.\n`);
+        expect(io.err()).toBe('');
+        const missing = memoryIo();
+        expect(await runCli(['spill', 'purge', '--dir', join(empty, 'nope'), ...yes], missing)).toBe(0);
+        expect(missing.out()).toBe(`Nothing to purge in ${join(empty, 'nope')} (it does not exist).\n`);
+      }
+      const json = memoryIo();
+      expect(await runCli(['spill', 'purge', '--dir', empty, '--json'], json)).toBe(0);
+      expect(json.out()).toBe('');
+      expect(json.err()).toBe(`Nothing to purge in ${empty}.\n`);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   it('needs a folder, and says so for one that does not exist', async () => {
     const none = memoryIo();
     expect(await runCli(['spill', 'status'], none)).toBe(2);

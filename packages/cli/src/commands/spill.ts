@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { inspectSpillFolder, purgeSpillFolder, type SpillFolderReport } from '@aqm/otel/spill';
 import { type Command, Option } from 'commander';
+import type { Output } from '../render/output.js';
 import type { Session } from '../session.js';
 import { CliUsageError } from '../usage-error.js';
 
@@ -56,6 +58,16 @@ function summary(report: SpillFolderReport, now: number): Array<[string, string]
 }
 
 /**
+ * Says that `purge` finds nothing to delete (an empty or missing folder, or only files a live
+ * process is sending): on stdout as the command's result, on stderr with `--json` so stdout stays JSON.
+ */
+function nothingToPurge(out: Output, dir: string, exists: boolean): void {
+  const text = `Nothing to purge in ${visible(dir)}${exists ? '' : ' (it does not exist)'}.`;
+  if (out.json) out.note(text);
+  else out.line(text);
+}
+
+/**
  * `aqm spill status|purge`: the backlog an app's `persistDir` holds (traces the service has not
  * accepted yet), and a way to empty it. Works on the folder only: no service call, no API key.
  */
@@ -103,7 +115,11 @@ export function registerSpillCommands(program: Command, session: Session): void 
       const out = session.output(command);
       if (flags.yes !== true) {
         const report = await inspectSpillFolder(dir);
-        const gone = report.owners.filter((o) => !o.alive).reduce((sum, o) => sum + o.traces, 0);
+        const goneOwners = report.owners.filter((o) => !o.alive);
+        const gone = goneOwners.reduce((sum, o) => sum + o.traces, 0);
+        const files = report.waiting.files + goneOwners.reduce((sum, o) => sum + o.files, 0);
+        // Exit 2 asks for --yes; with nothing to delete there is nothing to confirm, so it is no failure.
+        if (files + report.corrupt.files === 0) return nothingToPurge(out, dir, report.exists);
         throw new CliUsageError(
           `purge would delete ${report.waiting.traces + gone} trace(s) the service has not accepted, and ` +
             `${report.corrupt.files} corrupt file(s), from ${visible(dir)}; add --yes to delete them`,
@@ -111,10 +127,14 @@ export function registerSpillCommands(program: Command, session: Session): void 
       }
       const result = await purgeSpillFolder(dir);
       if (out.json) return out.printJson(result);
-      out.line(
-        `Deleted ${result.deleted.traces} trace(s) in ${result.deleted.files} file(s) (${mib(result.deleted.bytes)}) ` +
-          `and ${result.corruptDeleted} corrupt file(s) from ${visible(dir)}.`,
-      );
+      if (result.deleted.files + result.corruptDeleted === 0) {
+        nothingToPurge(out, dir, existsSync(dir));
+      } else {
+        out.line(
+          `Deleted ${result.deleted.traces} trace(s) in ${result.deleted.files} file(s) (${mib(result.deleted.bytes)}) ` +
+            `and ${result.corruptDeleted} corrupt file(s) from ${visible(dir)}.`,
+        );
+      }
       if (result.leftToLiveProcesses.files > 0) {
         out.note(
           `Left ${result.leftToLiveProcesses.traces} trace(s) that a running process is sending; they leave the ` +
