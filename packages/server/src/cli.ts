@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { type CliApplication, ensureApplication } from './cli-application.js';
 import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
+import { describeStartError } from './cli-start-error.js';
 import { type RunningServer, startServer } from './start-server.js';
 
 /** `aqm-server`: starts the local service, prints where it listens, stops cleanly on SIGINT/SIGTERM. */
@@ -15,7 +16,10 @@ async function main(): Promise<void> {
     return;
   }
   // Handlers go in before anything is printed: whoever reads the output may signal at once.
-  const starting = startServer(command.options);
+  // A failure to start names the flag behind it; it stays exit 1 (the values passed the flag checks).
+  const starting = startServer(command.options).catch((error: unknown) => {
+    throw new Error(describeStartError(error, command.options), { cause: error });
+  });
   const stop = (signal: NodeJS.Signals) => {
     process.stdout.write(`Received ${signal}, closing.\n`);
     starting

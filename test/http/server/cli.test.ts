@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -172,5 +172,33 @@ describe('aqm-server command line', { timeout: 20_000 }, () => {
     const error = await promisify(execFile)(bin, args).catch((e: { code: number; stderr: string }) => e);
     expect(error).toMatchObject({ stderr: expect.stringMatching(message) });
     expect([1, 2]).toContain((error as { code: number }).code);
+  });
+
+  it('names the flag behind a failure to start, and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aqm-cli-start-'));
+    try {
+      const file = join(dir, 'a-file');
+      writeFileSync(file, 'x');
+      const cases: Array<[string[], RegExp]> = [
+        // .invalid never resolves (RFC 2606); without DNS at all the code is EAI_AGAIN: the same message.
+        [
+          ['--host', 'bogus.invalid'],
+          /^aqm-server: --host bogus\.invalid: cannot listen there \(getaddrinfo /,
+        ],
+        [
+          ['--data-dir', join(file, 'sub')],
+          /^aqm-server: --data-dir .*a-file.sub: cannot keep the data there \(ENOTDIR/,
+        ],
+        [['--data-dir', file], /^aqm-server: --data-dir .*a-file: cannot keep the data there \(EEXIST/],
+      ];
+      for (const [args, message] of cases) {
+        const error = await promisify(execFile)(bin, ['--port', '0', ...args]).catch(
+          (e: { code: number; stderr: string }) => e,
+        );
+        expect(error).toMatchObject({ code: 1, stderr: expect.stringMatching(message) });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
