@@ -165,7 +165,7 @@ describe('aqm-server command line', { timeout: 20_000 }, () => {
   it.each([
     [['--port', 'eighty'], /--port must be an integer, got "eighty"/],
     [['--frobnicate'], /Unknown option '--frobnicate'/],
-    [['--fault-rate', '2', '--fault-status', '500'], /rules\[0\]\.rate must be a number from 0 to 1, got 2/],
+    [['--fault-rate', '2', '--fault-status', '500'], /--fault-rate must be a number from 0 to 1, got 2/],
     [['--api-key', ':project'], /--api-key #1 must be KEY or KEY:PROJECT/],
     [['--application', ' '], /--application must be a name of 1 to 100 characters/],
   ])('refuses %j with a clear message and exit code 2 or 1', async (args, message) => {
