@@ -217,7 +217,8 @@ export class AutoSession {
     } catch (error) {
       if (this.#shutdownPromise !== undefined) return { enabled: false, reason: 'shut down' };
       const reason = messageOf(error);
-      warn(`${reason}. No LLM trace is sent.`);
+      // The reason may quote a message that ends its own sentence: one period, not two.
+      warn(`${reason.replace(/\.+$/, '')}. No LLM trace is sent.`);
       void this.shutdown();
       return { enabled: false, reason };
     }

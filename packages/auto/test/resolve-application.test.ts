@@ -1,3 +1,4 @@
+import { errorFromResponse } from '@aqm/client';
 import type { Application, CreateApplicationBody } from '@aqm/wire';
 import { describe, expect, it } from 'vitest';
 import {
@@ -134,6 +135,24 @@ describe('resolveApplication by name', () => {
     api.failWith.create = serviceError(400, 'name: must be 1 to 100 characters');
     await expect(resolveApplication(api, { name: 'support-bot' })).rejects.toThrow(
       'The service answered 400 while creating application "support-bot" (AQM_APPLICATION_NAME): name: must be 1 to 100 characters',
+    );
+  });
+
+  it('a 404 on the list (a base URL without its path prefix) says so, in one sentence with one period', async () => {
+    const api = new FakeApplications();
+    // The client's own error for that answer, whose message ends with a period.
+    api.failWith.list = errorFromResponse(
+      404,
+      { message: 'Route GET /applications not found' },
+      {},
+      'GET',
+      '/applications',
+    );
+    const error = await resolveApplication(api, { name: 'support-bot' }).catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      'The service answered 404 while looking up application "support-bot" (AQM_APPLICATION_NAME): ' +
+        '404 Not Found on GET /applications: Route GET /applications not found. The resource does not exist or ' +
+        "this API key cannot access it; check that AQM_BASE_URL includes the service's path prefix, e.g. http://127.0.0.1:4000/api",
     );
   });
 

@@ -10,10 +10,18 @@ function isFinal(error: unknown): boolean {
 /** Says what to fix for a failed request, without the key. */
 function explain(error: unknown, what: string): string {
   const status = (error as { status?: unknown } | null)?.status;
-  const message = error instanceof Error ? error.message : String(error);
+  // A clause: the client ends some messages with a period (`... cannot access it.`), and this one
+  // goes on (`; retrying, ...`).
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\.+$/, '');
   if (status === 401) return `The service rejected the API key (401) while ${what}: check AQM_API_KEY`;
   if (typeof status !== 'number') return `Could not reach the service while ${what}: ${message}`;
-  return `The service answered ${status} while ${what}: ${message}`;
+  // The list and create routes always exist: a 404 there is a base URL without its path prefix.
+  const hint =
+    status === 404
+      ? "; check that the base URL (AQM_BASE_URL, --base-url or baseUrl) includes the service's path prefix, " +
+        'e.g. http://127.0.0.1:4000/api'
+      : '';
+  return `The service answered ${status} while ${what}: ${message}${hint}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AqmClient } from '@aqm/client';
+import { type AqmClient, errorFromResponse } from '@aqm/client';
 import { diag } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { resolveApplicationByName } from '../src/find-application.js';
@@ -36,6 +36,37 @@ describe('resolveApplicationByName', () => {
       'b1e2c3d4-0000-4000-8000-000000000001',
     );
     expect(calls()).toBe(2);
+  });
+
+  it('reports a 404 on the list once, with one period and a hint about the path prefix', async () => {
+    let calls = 0;
+    const client = {
+      applications: {
+        iterate: async function* () {
+          calls += 1;
+          // The client's own error for that answer, whose message ends with a period.
+          if (calls === 1) {
+            throw errorFromResponse(
+              404,
+              { message: 'Route GET /applications not found' },
+              {},
+              'GET',
+              '/applications',
+            );
+          }
+          yield { id: 'b1e2c3d4-0000-4000-8000-000000000001', name: 'shop' };
+        },
+      },
+    } as unknown as AqmClient;
+    const warnings: string[] = [];
+    const logger = { ...diag, warn: (message: string) => warnings.push(message) };
+    await resolveApplicationByName(client, 'shop', logger, new AbortController().signal);
+    expect(warnings[0]).toBe(
+      'The service answered 404 while looking up application "shop": 404 Not Found on GET /applications: ' +
+        'Route GET /applications not found. The resource does not exist or this API key cannot access it; ' +
+        "check that the base URL (AQM_BASE_URL, --base-url or baseUrl) includes the service's path prefix, " +
+        'e.g. http://127.0.0.1:4000/api; retrying, the traces wait in the queue meanwhile',
+    );
   });
 
   it('stops retrying when the forwarder closes', async () => {

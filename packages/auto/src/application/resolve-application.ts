@@ -36,13 +36,32 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * The error's message as a clause: the client's own messages end some sentences with a period
+ * (`... cannot access it.`), and this one goes on (`; retried`, `. No LLM trace is sent.`).
+ */
+function clauseOf(error: unknown): string {
+  return messageOf(error).replace(/\.+$/, '');
+}
+
 /** Says what to fix for a failed request, without the key. */
 function explain(error: unknown, what: string): string {
   const status = statusOf(error);
   if (status === 401) return `The service rejected AQM_API_KEY (401) while ${what}: check the key`;
   if (status === undefined)
-    return `Could not reach the service at AQM_BASE_URL while ${what}: ${messageOf(error)}`;
-  return `The service answered ${status} while ${what}: ${messageOf(error)}`;
+    return `Could not reach the service at AQM_BASE_URL while ${what}: ${clauseOf(error)}`;
+  return `The service answered ${status} while ${what}: ${clauseOf(error)}`;
+}
+
+/**
+ * A 404 on the application list or create route: those routes always exist, so the base URL
+ * lacks the service's path prefix (as `aqm` says for the same answer).
+ */
+function explainMissingRoute(error: unknown, what: string): string {
+  return (
+    `${explain(error, what)}; check that AQM_BASE_URL includes the service's path prefix, ` +
+    'e.g. http://127.0.0.1:4000/api'
+  );
 }
 
 async function findOrCreate(client: ApplicationsApi, name: string, options: CallOptions): Promise<string> {
@@ -51,8 +70,9 @@ async function findOrCreate(client: ApplicationsApi, name: string, options: Call
   } catch (error) {
     if (!(error instanceof ApplicationFindOrCreateError)) throw error;
     const what = error.step === 'find' ? 'looking up' : 'creating';
+    const describe = statusOf(error.cause) === 404 ? explainMissingRoute : explain;
     throw new ApplicationLookupError(
-      explain(error.cause, `${what} application "${name}" (AQM_APPLICATION_NAME)`),
+      describe(error.cause, `${what} application "${name}" (AQM_APPLICATION_NAME)`),
     );
   }
 }
