@@ -137,10 +137,11 @@ export class TraceSender {
   }
 
   /**
-   * Resolves once every trace queued before the call has been accepted or given up. Never rejects.
-   * While it waits (at most about `maxRetryElapsedMs`), a timer keeps the process alive: the app
-   * is explicitly waiting on it. When `stop` settles first (the caller stopped waiting: delivery
-   * is known to be impossible), it resolves then and lets the process go.
+   * Resolves once every trace queued before the call has been accepted or given up, or after
+   * `maxRetryElapsedMs` plus one last backoff wait, whichever comes first. Never rejects. While it
+   * waits, a timer keeps the process alive: the app is explicitly waiting on it. When `stop`
+   * settles first (the caller stopped waiting: delivery is known to be impossible), it resolves
+   * then and lets the process go.
    */
   flush(stop?: Promise<void>): Promise<void> {
     const waiting = this.#held.tickets();
@@ -148,10 +149,19 @@ export class TraceSender {
     this.sendNow();
     // While paused, the probe goes now: the caller waits to learn whether the key or id is fixed.
     if (this.#pause.paused) this.#wakeSleepers();
-    // Bounded by the longest a batch may be retried, plus one last backoff wait.
+    // One batch gives up within this, but batches beyond `concurrency` start retrying only then.
+    // The flush resolves at the bound (its traces stay queued): merely letting the process go would
+    // end it with `await forceFlush()` pending (exit code 13, or the code after it never run).
     const longest = this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, longest);
+      timer.unref(); // keepAliveUntil holds the process meanwhile
+    });
     const delivered = Promise.all(waiting).then(() => undefined);
-    return keepAliveUntil(stop === undefined ? delivered : Promise.race([delivered, stop]), longest);
+    const ended = Promise.race(stop === undefined ? [delivered, bound] : [delivered, bound, stop]);
+    // The keep-alive outlasts the bound a little, so the bound always fires while it holds.
+    return keepAliveUntil(ended, longest + 1000).finally(() => clearTimeout(timer));
   }
 
   /**
