@@ -145,3 +145,35 @@ describe('delivery failing for a minute', () => {
     expect(stderrLines()).toEqual([]);
   });
 });
+
+describe('a process that ends before a minute of failures', () => {
+  it('says at shutdown, once on stderr with the last error, that its traces were not delivered', async () => {
+    service.handler = () => errorReply(503, 'down for maintenance');
+    const time = new ManualTime(false);
+    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0, shutdownTimeoutMs: 200 }), {
+      timing: time.timing,
+    });
+    processor.onEnd(fakeLlmSpan(randomTraceId()));
+    processor.onEnd(fakeLlmSpan(randomTraceId()));
+    await time.waitForSleepers(1); // the request failed: now in a backoff wait
+    await processor.shutdown();
+    expect(processor.stats().droppedTraces.byReason.shutdown).toBe(2);
+    const lines = stderrLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^@aqm\/otel: 2 trace\(s\) were not delivered before shutdown: no request succeeded for \d+ s; last error: 503 /,
+    );
+    expect(lines[0]).toContain('down for maintenance');
+    expect(lines[0]).not.toContain(API_KEY);
+  });
+
+  it('says nothing more when the 401 was already reported', async () => {
+    service.handler = () => errorReply(401, 'Invalid API key');
+    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0 }));
+    processor.onEnd(fakeLlmSpan(randomTraceId()));
+    await processor.forceFlush();
+    await processor.shutdown();
+    expect(stderrLines()).toHaveLength(1);
+    expect(stderrLines()[0]).toContain('(401)');
+  });
+});

@@ -17,6 +17,7 @@ export class DeliveryHealth {
   readonly #describeQueue: () => string;
   #failingSince: number | undefined;
   #outageReported = false;
+  #lastFailure = '';
   #blocked: string | undefined;
   readonly #listeners = new Set<(reason: string) => void>();
 
@@ -54,6 +55,26 @@ export class DeliveryHealth {
     this.#blocked = undefined;
   }
 
+  /**
+   * Shutdown gave up `count` traces while requests were failing. Said visibly (see `alert`) unless
+   * the outage or a 401/404 was reported already: a process that lives less than a minute (a
+   * script, a job, a function) never reaches the outage report, and would lose every trace in
+   * silence.
+   */
+  undeliveredAtShutdown(count: number): void {
+    if (count <= 0 || this.#failingSince === undefined || this.#outageReported) return;
+    if (this.#blocked !== undefined || this.#lastFailure === '') return;
+    this.#outageReported = true;
+    const failingFor = Math.round((this.#now() - this.#failingSince) / 1000);
+    alert(
+      this.#logger,
+      'error',
+      'outage',
+      `${count} trace(s) were not delivered before shutdown: no request succeeded for ${failingFor} s; ` +
+        `last error: ${this.#lastFailure}.`,
+    );
+  }
+
   /** A request failed, sorted by `classifyFailure`. */
   failed(failure: SendFailure): void {
     // The service answered: these traces are the problem, not delivery.
@@ -71,6 +92,7 @@ export class DeliveryHealth {
       }
       return; // PauseGate says what to fix.
     }
+    this.#lastFailure = this.#redact(failure.description);
     const failingFor = now - this.#failingSince;
     if (this.#outageReported || failingFor < OUTAGE_ALERT_MS) return;
     this.#outageReported = true;
@@ -78,7 +100,7 @@ export class DeliveryHealth {
       this.#logger,
       'error',
       'outage',
-      `No trace could be delivered for ${Math.round(failingFor / 1000)} s; last error: ${this.#redact(failure.description)}. ` +
+      `No trace could be delivered for ${Math.round(failingFor / 1000)} s; last error: ${this.#lastFailure}. ` +
         `Traces are kept and retried (${this.#describeQueue()}).`,
     );
   }

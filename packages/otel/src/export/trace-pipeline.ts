@@ -223,7 +223,10 @@ export class TracePipeline implements Pipeline {
         `Open traces could not be completed at shutdown: ${String(error)}`,
       );
     }
+    const droppedBefore = this.#sender.stats().droppedTraces.byReason.shutdown ?? 0;
     await this.#sender.shutdown(this.#options.shutdownTimeoutMs);
+    const dropped = (this.#sender.stats().droppedTraces.byReason.shutdown ?? 0) - droppedBefore;
+    this.#health.undeliveredAtShutdown(dropped);
     await this.#spill?.close();
     if (this.#ownsClient && this.#client.close !== undefined) {
       const left = Math.max(100, this.#options.shutdownTimeoutMs - (Date.now() - startedAt));
