@@ -32,6 +32,16 @@ const LOOKUP_TIMEOUT_MS = 10_000;
 const MIN_REQUEST_TIMEOUT_MS = 1000;
 const MAX_REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * The processors' `shutdownTimeoutMs`: a little under `AQM_FLUSH_TIMEOUT_MS`, the bound after which
+ * a signal is raised again. At its own deadline a shutdown still writes what is left to
+ * `AQM_PERSIST_DIR` (or says on stderr that it was lost); with the same bound, the signal killed
+ * the process first, and the traces an outage held were lost in silence, disk or not.
+ */
+function shutdownTimeoutOf(flushTimeoutMs: number): number {
+  return Math.max(1, flushTimeoutMs - Math.min(1000, Math.floor(flushTimeoutMs / 4)));
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -100,7 +110,7 @@ export class AutoSession {
         environment: config.environment,
         appVersion: config.appVersion,
         sampleRate: config.sampleRate,
-        shutdownTimeoutMs: config.flushTimeoutMs,
+        shutdownTimeoutMs: shutdownTimeoutOf(config.flushTimeoutMs),
         // A request in flight keeps the process alive (beforeExit waits for it), so its time limit
         // bounds how long a service that does not answer can hold an app that is ending.
         requestTimeoutMs: Math.min(

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspectSpillFolder } from '@aqm/otel/spill';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AppDir, createAppDir } from './helpers/app-dir.js';
 import { killRunningApps, lastJsonLine, runApp, startApp } from './helpers/run-app.js';
@@ -89,6 +93,39 @@ describe('exit behaviour when the service does not answer', () => {
       expect(await stack.traces(applicationId)).toEqual([]);
     } finally {
       stack.server.setFaults(null);
+    }
+  });
+});
+
+describe('a signal during an outage', () => {
+  it('with AQM_PERSIST_DIR, the traces held are on disk before the signal ends the process', async () => {
+    const applicationId = await stack.createApplication('signal in an outage');
+    const persistDir = mkdtempSync(join(tmpdir(), 'aqm-auto-persist-'));
+    stack.server.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
+    try {
+      const running = startApp(
+        app.dir,
+        LONG_RUNNING,
+        stack.env({
+          AQM_APPLICATION_ID: applicationId,
+          AQM_PERSIST_DIR: persistDir,
+          // 1 s of it is kept for the disk: writing and syncing a file took 200 ms on a loaded VM.
+          AQM_FLUSH_TIMEOUT_MS: '4000',
+          PROMPT_ONE: 'kept through an outage',
+        }),
+      );
+      await running.waitForOutput('ready');
+      running.child.kill('SIGTERM');
+      const run = await running.exited;
+      expect(run).toMatchObject({ code: null, signal: 'SIGTERM', stderr: '' });
+      // Before, the processor's shutdown had the same bound as the signal's: the signal ended the
+      // process as the shutdown began to write, and the trace was lost.
+      const report = await inspectSpillFolder(persistDir);
+      const onDisk = report.waiting.traces + report.owners.reduce((sum, owner) => sum + owner.traces, 0);
+      expect(onDisk).toBe(1);
+    } finally {
+      stack.server.setFaults(null);
+      rmSync(persistDir, { recursive: true, force: true });
     }
   });
 });
