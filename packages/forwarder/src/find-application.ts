@@ -1,10 +1,13 @@
 import { ApplicationFindOrCreateError, type AqmClient, findOrCreateApplication } from '@aqm/client';
 import type { DiagLogger } from '@opentelemetry/api';
 
-/** The key was refused, or the key cannot create applications: waiting will not fix it. */
+/**
+ * Waiting will not fix it: the key was refused (401), the key cannot create applications (403), or
+ * the list/create route is not there (404: a base URL without the service's path prefix).
+ */
 function isFinal(error: unknown): boolean {
   const status = (error as { cause?: { status?: unknown } } | null)?.cause?.status;
-  return status === 401 || status === 403;
+  return status === 401 || status === 403 || status === 404;
 }
 
 /** Says what to fix for a failed request, without the key. */
@@ -48,7 +51,8 @@ export const MAX_RETRY_DELAY_MS = 30_000;
 /**
  * {@link findOrCreateApplicationNamed}, tried again with backoff while the service cannot be reached or
  * answers 429/5xx (the traces of the application wait in its bounded queue meanwhile), and given up
- * when the key is refused (401/403) or `signal` aborts (the forwarder closes). The first failure
+ * when the key is refused (401/403), the route is missing (404: a base URL without its path prefix)
+ * or `signal` aborts (the forwarder closes). The first failure
  * is reported through `logger`; a later success too.
  *
  * @example

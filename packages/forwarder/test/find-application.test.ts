@@ -38,35 +38,39 @@ describe('resolveApplicationByName', () => {
     expect(calls()).toBe(2);
   });
 
-  it('reports a 404 on the list once, with one period and a hint about the path prefix', async () => {
+  it('gives up at once on a 404 on the list (a base URL without its path prefix), with the hint', async () => {
     let calls = 0;
     const client = {
       applications: {
         iterate: async function* () {
           calls += 1;
           // The client's own error for that answer, whose message ends with a period.
-          if (calls === 1) {
-            throw errorFromResponse(
-              404,
-              { message: 'Route GET /applications not found' },
-              {},
-              'GET',
-              '/applications',
-            );
-          }
+          throw errorFromResponse(
+            404,
+            { message: 'Route GET /applications not found' },
+            {},
+            'GET',
+            '/applications',
+          );
+          // biome-ignore lint/correctness/noUnreachable: makes this a generator
           yield { id: 'b1e2c3d4-0000-4000-8000-000000000001', name: 'shop' };
         },
       },
     } as unknown as AqmClient;
     const warnings: string[] = [];
     const logger = { ...diag, warn: (message: string) => warnings.push(message) };
-    await resolveApplicationByName(client, 'shop', logger, new AbortController().signal);
-    expect(warnings[0]).toBe(
+    const error = await resolveApplicationByName(client, 'shop', logger, new AbortController().signal).catch(
+      (e: unknown) => e as Error,
+    );
+    expect((error as Error).message).toBe(
       'The service answered 404 while looking up application "shop": 404 Not Found on GET /applications: ' +
         'Route GET /applications not found. The resource does not exist or this API key cannot access it; ' +
         "check that the base URL (AQM_BASE_URL, --base-url or baseUrl) includes the service's path prefix, " +
-        'e.g. http://127.0.0.1:4000/api; retrying, the traces wait in the queue meanwhile',
+        'e.g. http://127.0.0.1:4000/api',
     );
+    expect(calls).toBe(1);
+    // The one message is the pipeline's, from the rejection: no "retrying" warning before it.
+    expect(warnings).toEqual([]);
   });
 
   it('stops retrying when the forwarder closes', async () => {
