@@ -2,6 +2,7 @@
 import { maskPII } from '@aqm/otel';
 import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
+import { MissingSettingsError, missingSettings, missingSettingsMessage } from './cli-missing.js';
 import { type RunningForwarder, startForwarder } from './start-forwarder.js';
 
 /**
@@ -15,6 +16,10 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
+  // Every missing setting at once, in the terms of the command line; `startForwarder` would stop at
+  // the first and name it as an option of code.
+  const missing = missingSettings(command.options, process.env);
+  if (missing.length > 0) throw new MissingSettingsError(missingSettingsMessage(missing));
   // Warnings and errors of the pipeline (a refused key, an unknown application, drops) reach
   // stderr without any logging set up.
   diag.setLogger(new DiagConsoleLogger(), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
@@ -47,7 +52,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const usage = error instanceof CliUsageError ? '\nRun aqm-forwarder --help for the options.' : '';
+  const usage =
+    error instanceof CliUsageError || error instanceof MissingSettingsError
+      ? '\nRun aqm-forwarder --help for the options.'
+      : '';
   process.stderr.write(`aqm-forwarder: ${(error as Error).message}${usage}\n`);
   process.exit(error instanceof CliUsageError ? 2 : 1);
 });

@@ -70,7 +70,21 @@ describe('aqm-forwarder (the bin)', () => {
   it('exits 1 with a clear message when the configuration is missing or unsafe, and 2 on a bad flag', async () => {
     const missing = start(['--port', '0'], { AQM_API_KEY: service.apiKey, AQM_BASE_URL: service.srv.url });
     expect((await once(missing.child, 'exit'))[0]).toBe(1);
-    expect(missing.output.stderr).toMatch(/Missing application: pass `applicationId` or `applicationName`/);
+    expect(missing.output.stderr).toBe(
+      'aqm-forwarder: Missing configuration:\n' +
+        '  - the application: --application-id/--application-name or AQM_APPLICATION_ID/AQM_APPLICATION_NAME ' +
+        '(or --application-from-resource)\nRun aqm-forwarder --help for the options.\n',
+    );
+
+    // Nothing set at all: every missing setting in one message, in the terms of the command line.
+    const nothing = start([], {});
+    expect((await once(nothing.child, 'exit'))[0]).toBe(1);
+    expect(nothing.output.stderr).toContain('AQM_API_KEY environment variable');
+    expect(nothing.output.stderr).toContain('--base-url or AQM_BASE_URL');
+    expect(nothing.output.stderr).toContain(
+      '--application-id/--application-name or AQM_APPLICATION_ID/AQM_APPLICATION_NAME',
+    );
+    expect(nothing.output.stderr).not.toMatch(/`apiKey`|`baseUrl`|`applicationId`/);
 
     const open = start(['--port', '0', '--host', '0.0.0.0'], {
       AQM_API_KEY: service.apiKey,
