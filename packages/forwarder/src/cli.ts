@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { maskPII } from '@aqm/otel';
-import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
+import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
 import { MissingSettingsError, missingSettings, missingSettingsMessage } from './cli-missing.js';
 import { type RunningForwarder, startForwarder } from './start-forwarder.js';
+import { stderrDiagLogger } from './stderr-diag-logger.js';
 
 /**
  * `aqm-forwarder`: starts the forwarder, prints one line with its address, and on SIGTERM/SIGINT
@@ -21,8 +22,8 @@ async function main(): Promise<void> {
   const missing = missingSettings(command.options, process.env);
   if (missing.length > 0) throw new MissingSettingsError(missingSettingsMessage(missing));
   // Warnings and errors of the pipeline (a refused key, an unknown application, drops) reach
-  // stderr without any logging set up.
-  diag.setLogger(new DiagConsoleLogger(), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  // stderr without any logging set up, with the control characters of quoted text made visible.
+  diag.setLogger(stderrDiagLogger(), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
   const options = argv.includes('--mask-pii') ? { ...command.options, mask: maskPII } : command.options;
   const starting = startForwarder(options);
   let stopping = false;

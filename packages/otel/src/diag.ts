@@ -1,4 +1,5 @@
 import { type DiagLogger, diag } from '@opentelemetry/api';
+import { printableLine } from './printable-line.js';
 
 type Level = 'error' | 'warn' | 'info' | 'debug' | 'verbose';
 
@@ -39,19 +40,10 @@ export function envLogLevel(env: Record<string, string | undefined> = process.en
   return value === undefined || value === '' ? undefined : LEVELS[value];
 }
 
-/** Makes control characters visible (a message may quote the service) and caps the length. */
-function printable(message: string): string {
-  const capped = message.length > 1000 ? `${message.slice(0, 1000)}…` : message;
-  return capped.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
 function writeStderr(line: string): void {
   try {
-    process.stderr.write(`${printable(line)}\n`);
+    // A message may quote the service: control characters are made visible.
+    process.stderr.write(`${printableLine(line)}\n`);
   } catch {
     // A closed stderr must not take the app down.
   }

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../otel/helpers/service.js';
@@ -98,5 +100,32 @@ describe('aqm-forwarder (the bin)', () => {
     const badFlag = start(['--api-key', 'on-the-command-line'], {});
     expect((await once(badFlag.child, 'exit'))[0]).toBe(2);
     expect(badFlag.output.stderr).toMatch(/Run aqm-forwarder --help/);
+  });
+
+  it("prints the service's error text with its control characters made visible", async () => {
+    // A service (or something posing as it) whose error body carries terminal escape sequences.
+    const fake = createServer((_req, res) => {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ error: 'Forbidden', message: '\u001b[31mno access\u001b[0m\u001b]0;owned\u0007' }),
+      );
+    });
+    fake.listen(0, '127.0.0.1');
+    await once(fake, 'listening');
+    try {
+      const { port } = fake.address() as AddressInfo;
+      const { output } = start(['--port', '0'], {
+        AQM_API_KEY: 'fake-key-0123456789',
+        AQM_BASE_URL: `http://127.0.0.1:${port}/api`,
+        AQM_APPLICATION_NAME: 'escaped',
+      });
+      await waitFor(() => output.stderr.includes('could not be resolved'), 'the lookup failure');
+      expect(output.stderr).toContain('\\u001b[31mno access\\u001b[0m\\u001b]0;owned\\u0007');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character may reach stderr
+      expect(output.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    } finally {
+      fake.closeAllConnections();
+      fake.close();
+    }
   });
 });
