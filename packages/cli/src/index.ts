@@ -5,6 +5,8 @@
  * Importing this module has no side effects; the bin is the separate `dist/cli.js`.
  * @packageDocumentation
  */
+
+export { visibleControls } from '@aqm/wire';
 export { type ApplyConfig, validateApplyConfig } from './apply/apply-config.js';
 export {
   type FilePosition,
@@ -25,7 +27,6 @@ export { type Change, diffValues, renderChanges } from './render/diff.js';
 export { formatLocalTime } from './render/local-time.js';
 export { type Column, renderTable, type TableOptions } from './render/table.js';
 export { displayWidth, truncate } from './render/text-width.js';
-export { visibleControls } from './render/visible-text.js';
 export { runCli } from './run-cli.js';
 export { resolveServiceConfig, type ServiceConfig } from './service-config.js';
 export { SeenIds } from './tail/seen-ids.js';

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { visibleControls } from '@aqm/wire';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { oneLineUsageError } from '../src/program.js';
@@ -7,7 +8,6 @@ import { Output } from '../src/render/output.js';
 import { ScreenGuard } from '../src/render/screen-guard.js';
 import { type Column, renderTable } from '../src/render/table.js';
 import { displayWidth, truncate, widthPieces } from '../src/render/text-width.js';
-import { visibleControls } from '../src/render/visible-text.js';
 
 const ESC = '\u001b';
 /** What must never reach a terminal from the service: C0 but tab/LF, DEL, C1, bidi controls. */

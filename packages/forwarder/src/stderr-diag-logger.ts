@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { printableLine } from '@aqm/otel/pipeline';
+import { printableLine } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
 
 type Write = (line: string) => void;

@@ -1,5 +1,5 @@
+import { printableLine } from '@aqm/wire';
 import { type DiagLogger, diag } from '@opentelemetry/api';
-import { printableLine } from './printable-line.js';
 
 type Level = 'error' | 'warn' | 'info' | 'debug' | 'verbose';
 

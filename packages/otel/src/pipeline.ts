@@ -12,5 +12,4 @@ export { type AqmStats, type PipelineInternals, TracePipeline } from './export/t
 export { noteContentLogRecord } from './mapping/content-loss.js';
 export type { LlmLogRecord } from './mapping/llm-log-record.js';
 export { type AqmOtelOptions, type ResolvedOptions, resolveOptions } from './options.js';
-export { printableLine } from './printable-line.js';
 export type { ReadableSpan, SpanAttributes, TimedEvent } from './sdk-types.js';

@@ -163,6 +163,7 @@ export {
   usageSchema,
 } from './traces.js';
 export { formatPath, toFieldErrors } from './validation-errors.js';
+export { printableLine, visibleControls } from './visible-controls.js';
 export {
   type Widget,
   type WidgetDataBody,

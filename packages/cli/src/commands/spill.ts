@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { inspectSpillFolder, purgeSpillFolder, type SpillFolderReport } from '@aqm/otel/spill';
+import { printableLine } from '@aqm/wire';
 import { type Command, Option } from 'commander';
 import type { Output } from '../render/output.js';
 import type { Session } from '../session.js';
@@ -8,14 +9,6 @@ import { CliUsageError } from '../usage-error.js';
 interface SpillFlags {
   dir?: string;
   yes?: boolean;
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/** Control characters (from a file an app wrote) made visible before they reach a terminal. */
-function visible(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function mib(bytes: number): string {
@@ -43,7 +36,7 @@ function folderOf(flags: SpillFlags, session: Session): string {
 function summary(report: SpillFolderReport, now: number): Array<[string, string]> {
   const claimed = report.owners.reduce((sum, owner) => sum + owner.traces, 0);
   return [
-    ['folder', visible(report.dir)],
+    ['folder', printableLine(report.dir)],
     [
       'waiting',
       `${report.waiting.traces} traces in ${report.waiting.files} files (${mib(report.waiting.bytes)})`,
@@ -62,7 +55,7 @@ function summary(report: SpillFolderReport, now: number): Array<[string, string]
  * process is sending): on stdout as the command's result, on stderr with `--json` so stdout stays JSON.
  */
 function nothingToPurge(out: Output, dir: string, exists: boolean): void {
-  const text = `Nothing to purge in ${visible(dir)}${exists ? '' : ' (it does not exist)'}.`;
+  const text = `Nothing to purge in ${printableLine(dir)}${exists ? '' : ' (it does not exist)'}.`;
   if (out.json) out.note(text);
   else out.line(text);
 }
@@ -86,15 +79,16 @@ export function registerSpillCommands(program: Command, session: Session): void 
       const report = await inspectSpillFolder(dir);
       const out = session.output(command);
       if (out.json) return out.printJson(report);
-      if (!report.exists) return out.note(`${visible(dir)} does not exist: nothing was ever kept there.`);
+      if (!report.exists)
+        return out.note(`${printableLine(dir)} does not exist: nothing was ever kept there.`);
       out.fields(summary(report, session.now().getTime()));
       if (report.owners.length > 0) {
         out.line();
         out.table(
           [
-            { header: 'PROCESS', value: (o: SpillFolderReport['owners'][number]) => visible(o.id) },
+            { header: 'PROCESS', value: (o: SpillFolderReport['owners'][number]) => printableLine(o.id) },
             { header: 'PID', value: (o) => String(o.pid ?? '-') },
-            { header: 'HOST', value: (o) => visible(o.host ?? '-') },
+            { header: 'HOST', value: (o) => printableLine(o.host ?? '-') },
             { header: 'STATE', value: (o) => (o.alive ? 'alive' : 'gone (its files are taken over)') },
             { header: 'TRACES', value: (o) => String(o.traces) },
           ],
@@ -122,7 +116,7 @@ export function registerSpillCommands(program: Command, session: Session): void 
         if (files + report.corrupt.files === 0) return nothingToPurge(out, dir, report.exists);
         throw new CliUsageError(
           `purge would delete ${report.waiting.traces + gone} trace(s) the service has not accepted, and ` +
-            `${report.corrupt.files} corrupt file(s), from ${visible(dir)}; add --yes to delete them`,
+            `${report.corrupt.files} corrupt file(s), from ${printableLine(dir)}; add --yes to delete them`,
         );
       }
       const result = await purgeSpillFolder(dir);
@@ -132,7 +126,7 @@ export function registerSpillCommands(program: Command, session: Session): void 
       } else {
         out.line(
           `Deleted ${result.deleted.traces} trace(s) in ${result.deleted.files} file(s) (${mib(result.deleted.bytes)}) ` +
-            `and ${result.corruptDeleted} corrupt file(s) from ${visible(dir)}.`,
+            `and ${result.corruptDeleted} corrupt file(s) from ${printableLine(dir)}.`,
         );
       }
       if (result.leftToLiveProcesses.files > 0) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { visibleControls } from '@aqm/wire';
 import type { CliOutputStream } from '../io.js';
-import { visibleControls } from './visible-text.js';
 
 const CSI = '\u001b[';
 

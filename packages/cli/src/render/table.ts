@@ -1,6 +1,6 @@
+import { visibleControls } from '@aqm/wire';
 import type { Palette } from './colors.js';
 import { displayWidth, truncate } from './text-width.js';
-import { visibleControls } from './visible-text.js';
 
 export { truncate };
 
