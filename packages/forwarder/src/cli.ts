@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { maskPII } from '@aqm/otel';
+import { visibleControls } from '@aqm/wire';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
 import { MissingSettingsError, missingSettings, missingSettingsMessage } from './cli-missing.js';
@@ -57,6 +58,7 @@ main().catch((error: unknown) => {
     error instanceof CliUsageError || error instanceof MissingSettingsError
       ? '\nRun aqm-forwarder --help for the options.'
       : '';
-  process.stderr.write(`aqm-forwarder: ${(error as Error).message}${usage}\n`);
+  // The message can quote the service (the body of a refused application lookup): shown, not obeyed.
+  process.stderr.write(`aqm-forwarder: ${visibleControls((error as Error).message)}${usage}\n`);
   process.exit(error instanceof CliUsageError ? 2 : 1);
 });

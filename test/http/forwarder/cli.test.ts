@@ -102,6 +102,19 @@ describe('aqm-forwarder (the bin)', () => {
     expect(badFlag.output.stderr).toMatch(/Run aqm-forwarder --help/);
   });
 
+  it('prints a refused setting with its control characters made visible', async () => {
+    const { child, output } = start(['--port', '0'], {
+      AQM_API_KEY: service.apiKey,
+      AQM_BASE_URL: 'not a url\u001b]0;owned\u0007',
+      AQM_APPLICATION_ID: randomUUID(),
+    });
+    expect((await once(child, 'exit'))[0]).toBe(1);
+    expect(output.stderr).toContain('AQM_BASE_URL');
+    expect(output.stderr).toContain('not a url\\u001b]0;owned\\u0007');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character may reach stderr
+    expect(output.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it("prints the service's error text with its control characters made visible", async () => {
     // A service (or something posing as it) whose error body carries terminal escape sequences.
     const fake = createServer((_req, res) => {
