@@ -73,6 +73,30 @@ describe('aqm spill', () => {
     expect(await readdir(join(dir, 'corrupt'))).toEqual([]);
   });
 
+  it("purge's dry run says which traces a running process keeps", async () => {
+    // A claim folder of a live process: this one.
+    const live = join(dir, 'owners', 'live1');
+    await mkdir(live, { recursive: true });
+    await writeFile(
+      join(live, 'owner.json'),
+      JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), startedAt: 0 }),
+    );
+    await writeFile(join(live, fileName(1_700_000_050_000, 7, 256)), 'x');
+    const dry = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir], dry)).toBe(2);
+    expect(dry.err()).toContain('purge would delete 125 trace(s)');
+    expect(dry.err()).toContain('(7 trace(s) that a running process is sending would stay)');
+
+    const io = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir, '--yes'], io)).toBe(0);
+    expect(io.err()).toContain('Left 7 trace(s) that a running process is sending');
+    // Only the live process's files are left: nothing to delete, and the dry run still says what stays.
+    const again = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir], again)).toBe(0);
+    expect(again.out()).toBe(`Nothing to purge in ${dir}.\n`);
+    expect(again.err()).toContain('Left 7 trace(s) that a running process is sending');
+  });
+
   it('purge of an empty or missing folder says there is nothing to purge and exits 0', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'aqm-cli-spill-empty-'));
     try {

@@ -60,6 +60,11 @@ function nothingToPurge(out: Output, dir: string, exists: boolean): void {
   else out.line(text);
 }
 
+/** What purge leaves: the files a live process has claimed are its to send. */
+function leftToLive(traces: number): string {
+  return `Left ${traces} trace(s) that a running process is sending; they leave the folder once the service accepts them.`;
+}
+
 /**
  * `aqm spill status|purge`: the backlog an app's `persistDir` holds (traces the service has not
  * accepted yet), and a way to empty it. Works on the folder only: no service call, no API key.
@@ -112,11 +117,17 @@ export function registerSpillCommands(program: Command, session: Session): void 
         const goneOwners = report.owners.filter((o) => !o.alive);
         const gone = goneOwners.reduce((sum, o) => sum + o.traces, 0);
         const files = report.waiting.files + goneOwners.reduce((sum, o) => sum + o.files, 0);
+        const live = report.owners.filter((o) => o.alive).reduce((sum, o) => sum + o.traces, 0);
         // Exit 2 asks for --yes; with nothing to delete there is nothing to confirm, so it is no failure.
-        if (files + report.corrupt.files === 0) return nothingToPurge(out, dir, report.exists);
+        if (files + report.corrupt.files === 0) {
+          nothingToPurge(out, dir, report.exists);
+          if (live > 0) out.note(leftToLive(live));
+          return;
+        }
         throw new CliUsageError(
           `purge would delete ${report.waiting.traces + gone} trace(s) the service has not accepted, and ` +
-            `${report.corrupt.files} corrupt file(s), from ${printableLine(dir)}; add --yes to delete them`,
+            `${report.corrupt.files} corrupt file(s), from ${printableLine(dir)}; add --yes to delete them` +
+            (live > 0 ? ` (${live} trace(s) that a running process is sending would stay)` : ''),
         );
       }
       const result = await purgeSpillFolder(dir);
@@ -129,11 +140,6 @@ export function registerSpillCommands(program: Command, session: Session): void 
             `and ${result.corruptDeleted} corrupt file(s) from ${printableLine(dir)}.`,
         );
       }
-      if (result.leftToLiveProcesses.files > 0) {
-        out.note(
-          `Left ${result.leftToLiveProcesses.traces} trace(s) that a running process is sending; they leave the ` +
-            'folder once the service accepts them.',
-        );
-      }
+      if (result.leftToLiveProcesses.files > 0) out.note(leftToLive(result.leftToLiveProcesses.traces));
     });
 }
