@@ -24,7 +24,11 @@ import type { AqmMiddleware, AqmRequest } from './types.js';
  * @example
  * app.use(express.json());
  * app.use(aqm({ environment: 'production', appVersion: '1.4.2' }));
- * app.post('/chat', aqm({ capture: { prompt: (req) => req.body.message, response: (body) => body.reply } }), chat);
+ * app.post(
+ *   '/chat',
+ *   aqm({ capture: { prompt: (req) => req.body.message, response: (body) => (body as { reply: string }).reply } }),
+ *   chat,
+ * );
  */
 export function aqm<Req extends AqmRequest = AqmRequest>(
   options?: AqmExpressOptions<Req>,
