@@ -101,6 +101,29 @@ describe('configuration from the environment', () => {
     expect(lastJsonLine(run)).toEqual({ main: true, worker: false });
   });
 
+  it('an ES module app started with --require gets one warning naming --import, and runs', async () => {
+    const applicationId = await stack.createApplication('esm app under require');
+    const run = await runApp(
+      app.dir,
+      ['--require', '@aqm/auto/register', 'openai-app.mjs'],
+      stack.env({ AQM_APPLICATION_ID: applicationId }),
+    );
+    expect(run.code).toBe(0);
+    expect(lastJsonLine<{ answers: string[]; patched: boolean }>(run)).toMatchObject({ patched: false });
+    expect(run.stderr.trim()).toBe(
+      '@aqm/auto: openai-app.mjs is an ES module: --require @aqm/auto/register cannot instrument what it ' +
+        'loads with import (openai, @anthropic-ai/sdk, LangChain), so those calls send no trace. ' +
+        'Start it with node --import @aqm/auto/register instead (in NODE_OPTIONS too).',
+    );
+    // Switched off, the same start says nothing.
+    const off = await runApp(
+      app.dir,
+      ['--require', '@aqm/auto/register', 'openai-app.mjs'],
+      stack.env({ AQM_APPLICATION_ID: applicationId, AQM_DISABLED: 'true' }),
+    );
+    expect(off).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it.each(['AQM_DISABLED', 'OTEL_SDK_DISABLED'])(
     '%s=true sends nothing and patches nothing, silently',
     async (name) => {
