@@ -51,6 +51,60 @@ describe('anthropicBridge', () => {
   });
 });
 
+describe('anthropicBridge on an SDK it cannot patch', () => {
+  const create = () => 'called';
+  /** Exports shaped like @anthropic-ai/sdk 1.x: no legacy `Anthropic.Completions`. */
+  function sdkWithoutCompletions() {
+    const sdk = { Anthropic: { Messages: class {}, Beta: { Messages: class {} } } };
+    for (const target of [sdk.Anthropic.Messages, sdk.Anthropic.Beta.Messages]) {
+      Object.assign(target.prototype, { create });
+    }
+    return sdk;
+  }
+
+  it('leaves SDK 1.x unpatched, with one warning, instead of throwing into the app', () => {
+    const stderr = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const bridge = anthropicBridge(new AnthropicInstrumentation({ enabled: false }));
+      const [definition] = bridge.getModuleDefinitions();
+      const sdk = sdkWithoutCompletions();
+      expect(definition?.patch?.(sdk, '1.14.0')).toBe(sdk);
+      expect(definition?.patch?.(sdk, '1.14.0')).toBe(sdk);
+      expect(sdk.Anthropic.Messages.prototype).toHaveProperty('create', create);
+      expect(() => definition?.unpatch?.(sdk, '1.14.0')).not.toThrow();
+      expect(stderr.mock.calls).toEqual([
+        [
+          '@aqm/auto: @anthropic-ai/sdk 1.14.0 is not instrumented (@traceloop/instrumentation-anthropic ' +
+            'patches 0.x only), so its calls send no trace; the app runs as usual.',
+        ],
+      ]);
+      bridge.disable();
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('undoes a patch that fails part way and says so once, never throwing', () => {
+    const stderr = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const bridge = anthropicBridge(new AnthropicInstrumentation({ enabled: false }));
+      const [definition] = bridge.getModuleDefinitions();
+      // A 0.x version whose exports lack what Traceloop wraps first.
+      const sdk = sdkWithoutCompletions();
+      expect(definition?.patch?.(sdk, '0.60.0')).toBe(sdk);
+      expect(sdk.Anthropic.Messages.prototype).toHaveProperty('create', create);
+      expect(() => definition?.unpatch?.(sdk, '0.60.0')).not.toThrow();
+      expect(stderr).toHaveBeenCalledTimes(1);
+      expect(stderr.mock.calls[0]?.[0]).toMatch(
+        /^@aqm\/auto: could not instrument @anthropic-ai\/sdk 0\.60\.0 \(.+\), so its calls send no trace; the app runs as usual\.$/,
+      );
+      bridge.disable();
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+});
+
 describe('RoutingLogRecordProcessor', () => {
   it('forwards to the current target, to a new one after a swap, and to none after shutdown', async () => {
     const router = new RoutingLogRecordProcessor();
