@@ -7,8 +7,9 @@
 // - node: the Node line the project is installed and run with (the 3.x SDK line needs Node 22.15+).
 // - apps: files in test/consumer/apps/<name>/, each run with `node <file>` (`--import`/`--require`
 //   entries in `nodeArgs`), against the local service installed from its tarball. Each prints one
-//   JSON line `{ "prompt": ..., "applicationId"?: ... }`: the test then looks for a
-//   trace with that prompt in the application (the one it made, or the one printed).
+//   JSON line `{ "prompt": ..., "applicationId"?: ..., "traces"?: N }`: the test then looks for a
+//   trace with that prompt in the application (the one it made, or the one printed), and with
+//   `traces`, for exactly N of them.
 // - absent: packages that must not be installed (`@aqm/auto` must not bring LangChain).
 // - duplicatesUnder: a second copy of an OpenTelemetry API package accepted below the named
 //   package (a third-party pin we cannot change); any other second copy fails the install.
@@ -49,6 +50,16 @@ export const COMBOS = [
     apps: [
       { file: 'app.mjs', nodeArgs: ['--import', '@aqm/auto/register'] },
       { file: 'app.cjs', nodeArgs: ['--require', '@aqm/auto/register'] },
+    ],
+    duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
+  },
+  {
+    // Zero-code with LangChain's OpenAI chat model: the chain's trace and the `openai` call in one.
+    name: 'auto-langchain-openai',
+    install: ['@aqm/auto', 'openai', '@langchain/core', '@langchain/openai', '@aqm/fake-llm'],
+    apps: [
+      { file: 'chain.mjs', nodeArgs: ['--import', '@aqm/auto/register'] },
+      { file: 'chain.cjs', nodeArgs: ['--require', '@aqm/auto/register'] },
     ],
     duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
   },

@@ -152,8 +152,13 @@ async function check(r, applicationId) {
   }
   const appId = printed.applicationId ?? applicationId;
   const { data } = await client.traces.list(appId, { limit: 10 });
-  if (!data.some((t) => typeof t.prompt === 'string' && t.prompt.includes(printed.prompt))) {
+  const matching = data.filter((t) => typeof t.prompt === 'string' && t.prompt.includes(printed.prompt));
+  if (matching.length === 0) {
     return `no trace with prompt ${JSON.stringify(printed.prompt)} in the service (got ${JSON.stringify(data.map((t) => t.prompt))})\n${r.output}`;
+  }
+  // Apps that say how many traces their prompt makes: one interaction seen twice is a duplicate.
+  if (printed.traces !== undefined && matching.length !== printed.traces) {
+    return `${matching.length} traces with prompt ${JSON.stringify(printed.prompt)}, expected ${printed.traces}\n${r.output}`;
   }
   return undefined;
 }

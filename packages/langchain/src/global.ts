@@ -1,5 +1,7 @@
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { registerConfigureHook, setContextVariable } from '@langchain/core/context';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { propagateModelRunContext, restoreModelRunContext } from './model-run-context.js';
 
 /** The LangChain context variable that holds the global handler. */
 const CONTEXT_VARIABLE = 'aqm_callback_handler';
@@ -22,6 +24,10 @@ function isCallbackHandler(value: unknown): value is BaseCallbackHandler {
  * context variable (`registerConfigureHook` + `setContextVariable` of `@langchain/core/context`).
  * A run that also gets the handler through `callbacks` is traced once.
  *
+ * It also makes each chat model run's span the active span while the model's call runs (it wraps
+ * `BaseChatModel.prototype.generate` and `_streamIterator`), so the spans of an instrumented model
+ * client (the `openai` package's, say) join the run's trace instead of starting traces of their own.
+ *
  * @example
  * import { AqmCallbackHandler, setGlobalAqmHandler } from '@aqm/langchain';
  * setGlobalAqmHandler(new AqmCallbackHandler());
@@ -37,15 +43,17 @@ export function setGlobalAqmHandler(handler: BaseCallbackHandler): void {
   }
   registerConfigureHook({ contextVar: CONTEXT_VARIABLE, inheritable: true });
   setContextVariable(CONTEXT_VARIABLE, handler);
+  propagateModelRunContext(BaseChatModel.prototype);
 }
 
 /**
  * Detaches the handler set by {@link setGlobalAqmHandler} from runs started from now on in this
- * async context.
+ * async context, and unwraps the chat models' methods.
  *
  * @example
  * clearGlobalAqmHandler();
  */
 export function clearGlobalAqmHandler(): void {
   setContextVariable(CONTEXT_VARIABLE, undefined);
+  restoreModelRunContext(BaseChatModel.prototype);
 }

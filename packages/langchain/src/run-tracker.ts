@@ -5,6 +5,7 @@
 import { type Attributes, context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ATTR, OPERATION } from './attributes.js';
 import { handlerDiag } from './diag.js';
+import { ModelRunSlot } from './model-run-context.js';
 import { type EvictionReason, type OpenRun, OpenRuns } from './open-runs.js';
 import type { ResolvedHandlerOptions } from './options.js';
 import { identityAttributes, type SpanStart } from './run-start.js';
@@ -45,6 +46,9 @@ export class RunTracker {
     const attributes: Attributes =
       parent === undefined ? { ...start.attributes, ...identityAttributes(metadata) } : start.attributes;
     const span = this.#options.tracer.startSpan(start.name, { kind: start.kind, attributes }, parentContext);
+    // A chat model's call runs under its run's span from here on (model-run-context.ts).
+    const slot = trace.getSpan(active);
+    if (slot instanceof ModelRunSlot && start.operation === OPERATION.chat) slot.fill(span);
     this.#runs.add(runId, {
       span,
       name: start.name,

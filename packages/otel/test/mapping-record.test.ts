@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTraceRecord } from '../src/mapping/build-record.js';
 import { MAX_METADATA_ENTRIES } from '../src/mapping/record-metadata.js';
 import { chatSpan, map, OPTIONS } from './mapping-helpers/chat-span.js';
-import { buildTrace, json } from './mapping-helpers/spans.js';
+import { buildTrace, json, openAiLog } from './mapping-helpers/spans.js';
 
 describe('buildTraceRecord: the top-level interaction', () => {
   it('takes prompt and response from the highest LLM-ish span, below a non-LLM HTTP root', () => {
@@ -33,6 +33,62 @@ describe('buildTraceRecord: the top-level interaction', () => {
     expect(record.prompt).toBe('What is the refund policy?');
     expect(record.response).toBe('Refunds within 30 days.');
     expect(record.spans?.map((span) => span.name)).toEqual(['POST /ask', 'RunnableSequence', 'chat gpt-4o']);
+  });
+
+  it('counts the tokens of a model call seen by two instrumentations once, at the outer span', () => {
+    // @aqm/langchain's chat run around the `openai` package's own span (@opentelemetry/instrumentation-openai),
+    // which the handler makes a child of the run: one call, two spans, both with its token counts.
+    const usage = { 'gen_ai.usage.input_tokens': 24, 'gen_ai.usage.output_tokens': 9 };
+    const built = buildTrace({
+      name: 'invoke_workflow RunnableSequence',
+      scope: '@aqm/langchain',
+      attributes: { 'gen_ai.operation.name': 'invoke_workflow' },
+      children: [
+        {
+          name: 'chat',
+          scope: '@aqm/langchain',
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.provider.name': 'openai',
+            'gen_ai.request.model': 'gpt-4o-mini',
+            'gen_ai.input.messages': json([
+              { role: 'user', parts: [{ type: 'text', content: 'Say hello' }] },
+            ]),
+            'gen_ai.output.messages': json([
+              { role: 'assistant', parts: [{ type: 'text', content: 'Hello!' }], finish_reason: 'stop' },
+            ]),
+            ...usage,
+          },
+          children: [
+            {
+              name: 'chat gpt-4o-mini',
+              kind: SpanKind.CLIENT,
+              scope: '@opentelemetry/instrumentation-openai',
+              attributes: {
+                'gen_ai.operation.name': 'chat',
+                'gen_ai.system': 'openai',
+                'gen_ai.request.model': 'gpt-4o-mini',
+                'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+                ...usage,
+              },
+              logs: [
+                openAiLog('gen_ai.user.message', { content: 'Say hello' }),
+                openAiLog('gen_ai.choice', {
+                  finish_reason: 'stop',
+                  index: 0,
+                  message: { content: 'Hello!' },
+                }),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const record = buildTraceRecord(built.spans, built.logs, OPTIONS);
+    expect(record?.usage).toEqual({ inputTokens: 24, outputTokens: 9, totalTokens: 33 });
+    expect(record?.prompt).toBe('Say hello');
+    expect(record?.response).toBe('Hello!');
+    expect(record?.spans).toHaveLength(3);
   });
 
   it('falls back to the earliest model call for the prompt and the latest-ending one for the response', () => {

@@ -42,13 +42,34 @@ function toUsage(counts: TokenCounts): Usage {
 }
 
 /**
+ * The model calls that are not inside another model call. A model run whose client is instrumented
+ * as well (a LangChain chat run around the `openai` package's call) is one call with two spans, each
+ * carrying its token counts: it counts once, at the outer span. Linear: views in depth order, so a
+ * parent is settled before its children (a parent not shallower is a cut cycle: no parent).
+ */
+function outermostModelCalls(trace: TraceStructure): SpanView[] {
+  if (trace.modelCalls.length < 2) return trace.modelCalls;
+  const byId = new Map<string, SpanView>();
+  for (const view of trace.views) byId.set(view.spanId, view);
+  const calls = new Set(trace.modelCalls);
+  const inside = new Set<SpanView>();
+  for (const view of [...trace.views].sort((a, b) => a.depth - b.depth)) {
+    const parent = view.parentSpanId === undefined ? undefined : byId.get(view.parentSpanId);
+    if (parent !== undefined && parent.depth < view.depth && (calls.has(parent) || inside.has(parent)))
+      inside.add(view);
+  }
+  return trace.modelCalls.filter((view) => !inside.has(view));
+}
+
+/**
  * Token usage summed over the trace's model calls only, so an outer span that repeats its
- * children's totals (AI SDK `ai.generateText`, v7 `invoke_agent`) is not counted twice. Only when
- * no model call has usage is the top-level span's used.
+ * children's totals (AI SDK `ai.generateText`, v7 `invoke_agent`) is not counted twice, and over
+ * the outermost of nested model calls, so one call seen by two instrumentations is not either.
+ * Only when no model call has usage is the top-level span's used.
  */
 export function traceUsage(trace: TraceStructure): Usage | undefined {
   let sum: TokenCounts | undefined;
-  for (const view of trace.modelCalls) {
+  for (const view of outermostModelCalls(trace)) {
     const counts = spanUsage(view);
     if (counts === undefined) continue;
     sum = {
