@@ -1,4 +1,5 @@
 import type { DiagLogger } from '@opentelemetry/api';
+import { alert } from '../diag.js';
 
 /** Why a batch could not be sent: the application id promise rejected. Sorted as `failed` (dropped). */
 class ApplicationIdError extends Error {
@@ -7,8 +8,9 @@ class ApplicationIdError extends Error {
 
 /**
  * The application id the pipeline sends to: a string known at once, or a promise (an id looked up
- * at startup) that the first request waits for. A rejection is reported once through `diag`, and
- * every batch that needed the id is then dropped rather than retried: waiting will not fix it.
+ * at startup) that the first request waits for. A rejection is reported once, at once and visibly
+ * (see `alert`: nothing will be delivered), and every batch that needed the id is then dropped
+ * rather than retried: waiting will not fix it.
  */
 export class ApplicationIdSource {
   #known: string | undefined;
@@ -26,7 +28,12 @@ export class ApplicationIdSource {
       },
       (error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
-        logger.error(`The application id could not be resolved, so no trace is sent: ${reason}`);
+        alert(
+          logger,
+          'error',
+          'application-id',
+          `The application id could not be resolved, so no trace is sent: ${reason}`,
+        );
         throw new ApplicationIdError(`The application id could not be resolved: ${reason}`);
       },
     );

@@ -1,5 +1,6 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import { alert } from '../diag.js';
+import { type PauseCause, whatToFix } from './pause-gate.js';
 import type { SendFailure } from './send-outcome.js';
 
 /** How long requests must keep failing before the app is told on stderr. */
@@ -15,10 +16,16 @@ export class DeliveryHealth {
   readonly #now: () => number;
   readonly #redact: (text: string) => string;
   readonly #describeQueue: () => string;
+  readonly #applicationLabel: () => string;
   #failingSince: number | undefined;
   #outageReported = false;
   #lastFailure = '';
   #blocked: string | undefined;
+  #blockedCause: PauseCause | undefined;
+  /** Whether a 401/404 was known when shutdown began: the pause then said what to fix. */
+  #blockedBeforeShutdown = false;
+  /** Whether a dropping refusal was said since the last success (with a diag logger, no throttle applies). */
+  #refusalReported = false;
   readonly #listeners = new Set<(reason: string) => void>();
 
   constructor(options: {
@@ -26,11 +33,14 @@ export class DeliveryHealth {
     now: () => number;
     redact: (text: string) => string;
     describeQueue: () => string;
+    /** The application id for messages (it may still be resolving). */
+    applicationLabel?: () => string;
   }) {
     this.#logger = options.logger;
     this.#now = options.now;
     this.#redact = options.redact;
     this.#describeQueue = options.describeQueue;
+    this.#applicationLabel = options.applicationLabel ?? (() => '(unknown)');
   }
 
   /** Why nothing can be delivered (the last request got 401 or 404), or `undefined`. */
@@ -53,6 +63,13 @@ export class DeliveryHealth {
     this.#failingSince = undefined;
     this.#outageReported = false;
     this.#blocked = undefined;
+    this.#blockedCause = undefined;
+    this.#refusalReported = false;
+  }
+
+  /** Shutdown begins: from now on a 401/404 drops the traces at once, without pausing (or saying so). */
+  shutdownStarted(): void {
+    this.#blockedBeforeShutdown = this.#blocked !== undefined;
   }
 
   /**
@@ -63,7 +80,20 @@ export class DeliveryHealth {
    */
   undeliveredAtShutdown(count: number): void {
     if (count <= 0 || this.#failingSince === undefined || this.#outageReported) return;
-    if (this.#blocked !== undefined || this.#lastFailure === '') return;
+    if (this.#blockedCause !== undefined) {
+      // A 401/404 met first during shutdown never paused, so nothing said what to fix: a script
+      // that only calls shutdown() would lose its traces in silence.
+      if (this.#blockedBeforeShutdown) return;
+      this.#outageReported = true;
+      alert(
+        this.#logger,
+        'error',
+        this.#blockedCause,
+        `${whatToFix(this.#blockedCause, this.#applicationLabel())} ${count} trace(s) were not delivered before shutdown.`,
+      );
+      return;
+    }
+    if (this.#lastFailure === '') return;
     this.#outageReported = true;
     const failingFor = Math.round((this.#now() - this.#failingSince) / 1000);
     alert(
@@ -79,10 +109,26 @@ export class DeliveryHealth {
   failed(failure: SendFailure): void {
     // The service answered: these traces are the problem, not delivery.
     if (failure.kind === 'rejected' || failure.kind === 'too-large') return;
+    if (failure.kind === 'failed') {
+      // 403, 405, 409, another 4xx: the batch is dropped, not retried, and the next ones likely
+      // too; without this, nothing but diag says so.
+      if (this.#refusalReported) return;
+      this.#refusalReported = true;
+      alert(
+        this.#logger,
+        'error',
+        'failed',
+        `Traces were dropped and retrying would not help: ${this.#redact(failure.description)}. ` +
+          'Check AQM_API_KEY, AQM_BASE_URL and AQM_APPLICATION_ID (or the options). ' +
+          'stats().droppedTraces.byReason.failed counts what is dropped this way.',
+      );
+      return;
+    }
     const now = this.#now();
     this.#failingSince ??= now;
     if (failure.kind === 'pause') {
       this.#blocked = this.#redact(failure.description);
+      this.#blockedCause = failure.cause;
       for (const listener of [...this.#listeners]) {
         try {
           listener(this.#blocked);

@@ -5,6 +5,18 @@ import { alert } from '../diag.js';
 export type PauseCause = 'unauthorized' | 'not-found';
 
 /**
+ * What a 401 or 404 asks the user to fix. A 404 also comes from a base URL without the service's
+ * path prefix (every route is then unknown), which the answer alone cannot tell apart.
+ */
+export function whatToFix(cause: PauseCause, applicationId: string): string {
+  return cause === 'unauthorized'
+    ? 'The service rejected the API key (401). Check AQM_API_KEY (or the `apiKey` option).'
+    : `The service does not know application ${applicationId} or the key cannot access it (404). ` +
+        'Check AQM_APPLICATION_ID (or the `applicationId` option), and that AQM_BASE_URL (or `baseUrl`) ' +
+        "includes the service's path prefix, e.g. https://aqm.example.com/api.";
+}
+
+/**
  * The paused state of the sender after a 401 or 404. Nothing will pass until the key or the
  * application id is fixed, so instead of every batch retrying, one batch probes the service on the
  * backoff schedule while the others wait in the queue. Says once what to fix, and when it resumed.
@@ -35,11 +47,7 @@ export class PauseGate {
     if (this.#cause !== undefined) return;
     this.#cause = cause;
     const { applicationId, maxQueueTraces, maxQueueBytes } = this.#describe;
-    const fix =
-      cause === 'unauthorized'
-        ? 'The service rejected the API key (401). Check AQM_API_KEY (or the `apiKey` option).'
-        : `The service does not know application ${applicationId} or the key cannot access it (404). ` +
-          'Check AQM_APPLICATION_ID (or the `applicationId` option).';
+    const fix = whatToFix(cause, applicationId);
     // Visible even with no logging set up: nothing reaches the service until someone acts.
     alert(
       this.#logger,

@@ -44,8 +44,9 @@ export function createSubmit(
 ): { submit: SubmitBatch; applicationId: ApplicationIdSource } {
   const applicationId = new ApplicationIdSource(options.applicationId, logger);
   const submit: SubmitBatch = async (traces, signal) => {
+    // A rejected id is said by ApplicationIdSource, once; it is no answer of the service.
+    const id = await applicationId.get(signal);
     try {
-      const id = await applicationId.get(signal);
       const accepted = await client.evaluations.submitSerialized(id, traces, {
         signal,
         timeoutMs: options.requestTimeoutMs,
@@ -54,7 +55,8 @@ export function createSubmit(
       health.succeeded();
       return accepted;
     } catch (error) {
-      health.failed(classifyFailure(error));
+      // Aborted by the shutdown deadline: not an answer of the service.
+      if (!signal.aborted) health.failed(classifyFailure(error));
       throw error;
     }
   };

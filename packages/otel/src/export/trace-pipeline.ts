@@ -63,6 +63,7 @@ export class TracePipeline implements Pipeline {
         const { queuedTraces, queuedBytes } = this.#sender.stats();
         return `${queuedTraces} held, ${queuedBytes} bytes; maxQueueBytes ${options.maxQueueBytes}`;
       },
+      applicationLabel: () => applicationId.label,
     });
     const { submit, applicationId } = createSubmit(this.#client, options, this.#health, this.#logger);
     this.#spill =
@@ -223,6 +224,7 @@ export class TracePipeline implements Pipeline {
         `Open traces could not be completed at shutdown: ${String(error)}`,
       );
     }
+    this.#health.shutdownStarted();
     const droppedBefore = this.#sender.stats().droppedTraces.byReason.shutdown ?? 0;
     await this.#sender.shutdown(this.#options.shutdownTimeoutMs);
     const dropped = (this.#sender.stats().droppedTraces.byReason.shutdown ?? 0) - droppedBefore;
