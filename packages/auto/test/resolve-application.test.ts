@@ -187,6 +187,18 @@ describe('resolveApplication by id', () => {
     );
   });
 
+  it('says to check the path prefix of AQM_BASE_URL, not the id, when the application list is a 404 too', async () => {
+    const api = new FakeApplications();
+    const id = '0f8e2d4c-6b1a-4c3e-9d7f-5a2b8c1e4d6f';
+    api.failWith.get = serviceError(404, `Route GET /applications/${id} not found`);
+    api.failWith.list = serviceError(404, 'Route GET /applications not found');
+    await expect(resolveApplication(api, { id })).rejects.toThrow(
+      `The service answered 404 while checking application ${id}: Route GET /applications/${id} not found; ` +
+        "check that AQM_BASE_URL includes the service's path prefix, e.g. http://127.0.0.1:4000/api",
+    );
+    expect(api.calls).toEqual([`get ${id}`, 'list undefined']);
+  });
+
   it('keeps the id, with a warning, when the service cannot be reached now (traces are retried)', async () => {
     const api = new FakeApplications();
     const id = '0f8e2d4c-6b1a-4c3e-9d7f-5a2b8c1e4d6f';

@@ -177,4 +177,20 @@ describe('configuration from the environment', () => {
         'or AQM_API_KEY cannot access it (404). No LLM trace is sent.',
     );
   });
+
+  it('a base URL without the path prefix is named as such, not blamed on the application id', async () => {
+    const applicationId = await stack.createApplication('prefix app');
+    const env = stack.env({ AQM_APPLICATION_ID: applicationId });
+    const run = await runApp(app.dir, ESM_APP, {
+      ...env,
+      AQM_BASE_URL: env.AQM_BASE_URL?.replace(/\/api$/, '') ?? '',
+    });
+    expect(run.code).toBe(0);
+    expect(lastJsonLine<{ answers: string[] }>(run).answers).toHaveLength(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^@aqm\/auto: The service answered 404 while checking application /);
+    expect(lines[0]).toContain("check that AQM_BASE_URL includes the service's path prefix");
+    expect(run.stderr).not.toContain(API_KEY);
+  });
 });

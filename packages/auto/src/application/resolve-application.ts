@@ -77,6 +77,19 @@ async function findOrCreate(client: ApplicationsApi, name: string, options: Call
   }
 }
 
+/**
+ * Whether the application list answers 404 too: that route always exists, so the base URL lacks
+ * the path prefix, and blaming the id would send the user to fix the wrong variable.
+ */
+async function routesMissing(client: ApplicationsApi, options: CallOptions): Promise<boolean> {
+  try {
+    for await (const _ of client.applications.iterate({ limit: 1 }, options)) break;
+    return false;
+  } catch (error) {
+    return statusOf(error) === 404;
+  }
+}
+
 async function check(
   client: ApplicationsApi,
   id: string,
@@ -89,7 +102,9 @@ async function check(
     const status = statusOf(error);
     if (status === 404) {
       throw new ApplicationLookupError(
-        `The service does not know application ${id} (AQM_APPLICATION_ID), or AQM_API_KEY cannot access it (404)`,
+        (await routesMissing(client, options))
+          ? explainMissingRoute(error, `checking application ${id}`)
+          : `The service does not know application ${id} (AQM_APPLICATION_ID), or AQM_API_KEY cannot access it (404)`,
       );
     }
     if (status === 401) throw new ApplicationLookupError(explain(error, `checking application ${id}`));
