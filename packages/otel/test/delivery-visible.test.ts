@@ -167,13 +167,17 @@ describe('a process that ends before a minute of failures', () => {
     expect(lines[0]).not.toContain(API_KEY);
   });
 
-  it('says nothing more when the 401 was already reported', async () => {
+  it('after the 401 was reported, says at shutdown only how many traces it could not deliver', async () => {
     service.handler = () => errorReply(401, 'Invalid API key');
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0 }));
+    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0, shutdownTimeoutMs: 200 }));
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush();
-    await processor.shutdown();
     expect(stderrLines()).toHaveLength(1);
     expect(stderrLines()[0]).toContain('(401)');
+    await processor.shutdown();
+    const lines = stderrLines();
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^@aqm\/otel: 1 trace\(s\) were not delivered before shutdown \(401 /);
+    expect(lines[1]).not.toContain(API_KEY);
   });
 });

@@ -73,17 +73,26 @@ export class DeliveryHealth {
   }
 
   /**
-   * Shutdown gave up `count` traces while requests were failing. Said visibly (see `alert`) unless
-   * the outage or a 401/404 was reported already: a process that lives less than a minute (a
-   * script, a job, a function) never reaches the outage report, and would lose every trace in
-   * silence.
+   * Shutdown gave up `count` traces while requests were failing. Said visibly (see `alert`): a
+   * process that lives less than a minute (a script, a job, a function) never reaches the outage
+   * report, and would lose every trace in silence. When the cause was said already (the pause of a
+   * 401/404, or the outage report), both of which promised the traces would go out later, only the
+   * loss is new, and only it is said.
    */
   undeliveredAtShutdown(count: number): void {
-    if (count <= 0 || this.#failingSince === undefined || this.#outageReported) return;
+    if (count <= 0 || this.#failingSince === undefined) return;
+    if (this.#blockedBeforeShutdown || this.#outageReported) {
+      alert(
+        this.#logger,
+        'error',
+        'undelivered',
+        `${count} trace(s) were not delivered before shutdown (${this.#blocked ?? `last error: ${this.#lastFailure}`}).`,
+      );
+      return;
+    }
     if (this.#blockedCause !== undefined) {
       // A 401/404 met first during shutdown never paused, so nothing said what to fix: a script
       // that only calls shutdown() would lose its traces in silence.
-      if (this.#blockedBeforeShutdown) return;
       this.#outageReported = true;
       alert(
         this.#logger,
