@@ -4,11 +4,19 @@ import type { DiagLogger } from '@opentelemetry/api';
 
 type Write = (line: string) => void;
 
+/** A component logger's namespace (`diag.createComponentLogger`), which it passes as the message. */
+const NAMESPACE = /^@[\w.-]+\/[\w.-]+$/;
+
 function line(message: string, args: unknown[]): string {
   // Joined as `console` would show them, but not formatted: a `%s` in a sender's text must not
   // pick up the next argument.
-  const parts = [message, ...args].map((part) => (typeof part === 'string' ? part : inspect(part)));
-  return `${printableLine(parts.join(' '))}\n`;
+  const parts = args.map((part) => (typeof part === 'string' ? part : inspect(part)));
+  // `@aqm/forwarder: text`, as the bin's own lines (`aqm-forwarder: ...`) and @aqm/otel's read.
+  const text =
+    NAMESPACE.test(message) && parts.length > 0
+      ? `${message}: ${parts.join(' ')}`
+      : [message, ...parts].join(' ');
+  return `${printableLine(text)}\n`;
 }
 
 /**

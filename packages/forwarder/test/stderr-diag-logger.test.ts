@@ -37,7 +37,7 @@ describe('stderrDiagLogger', () => {
     } finally {
       diag.disable();
     }
-    expect(lines).toEqual(['@aqm/forwarder application "%s" \\u001b]0;t\\u0007 { code: 1 }\n']);
+    expect(lines).toEqual(['@aqm/forwarder: application "%s" \\u001b]0;t\\u0007 { code: 1 }\n']);
   });
 
   it('never throws when stderr is gone', () => {
