@@ -54,6 +54,16 @@ export const COMBOS = [
     duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
   },
   {
+    // Zero-code with the Anthropic SDK's current major (1.x: no legacy Completions API).
+    name: 'auto-anthropic',
+    install: ['@aqm/auto', '@anthropic-ai/sdk@1', '@aqm/fake-llm'],
+    apps: [
+      { file: 'app.mjs', nodeArgs: ['--import', '@aqm/auto/register'] },
+      { file: 'app.cjs', nodeArgs: ['--require', '@aqm/auto/register'] },
+    ],
+    duplicatesUnder: { '@opentelemetry/api-logs': '@traceloop/instrumentation-anthropic' },
+  },
+  {
     // Zero-code with LangChain's OpenAI chat model: the chain's trace and the `openai` call in one.
     name: 'auto-langchain-openai',
     install: ['@aqm/auto', 'openai', '@langchain/core', '@langchain/openai', '@aqm/fake-llm'],

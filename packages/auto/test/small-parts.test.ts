@@ -51,7 +51,7 @@ describe('anthropicBridge', () => {
   });
 });
 
-describe('anthropicBridge on an SDK it cannot patch', () => {
+describe('anthropicBridge on SDK 1.x and on exports it cannot patch', () => {
   const create = () => 'called';
   /** Exports shaped like @anthropic-ai/sdk 1.x: no legacy `Anthropic.Completions`. */
   function sdkWithoutCompletions() {
@@ -62,22 +62,23 @@ describe('anthropicBridge on an SDK it cannot patch', () => {
     return sdk;
   }
 
-  it('leaves SDK 1.x unpatched, with one warning, instead of throwing into the app', () => {
+  it('patches SDK 1.x, which has no Completions, and unpatches it, without a warning', () => {
     const stderr = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const bridge = anthropicBridge(new AnthropicInstrumentation({ enabled: false }));
       const [definition] = bridge.getModuleDefinitions();
       const sdk = sdkWithoutCompletions();
+      // The loader gets the SDK's own exports back, not the view the patch saw.
       expect(definition?.patch?.(sdk, '1.14.0')).toBe(sdk);
-      expect(definition?.patch?.(sdk, '1.14.0')).toBe(sdk);
+      for (const target of [sdk.Anthropic.Messages, sdk.Anthropic.Beta.Messages]) {
+        expect(target.prototype.create).not.toBe(create);
+        expect('__wrapped' in (target.prototype.create as object)).toBe(true);
+      }
+      expect('Completions' in sdk.Anthropic).toBe(false);
+      definition?.unpatch?.(sdk, '1.14.0');
       expect(sdk.Anthropic.Messages.prototype).toHaveProperty('create', create);
-      expect(() => definition?.unpatch?.(sdk, '1.14.0')).not.toThrow();
-      expect(stderr.mock.calls).toEqual([
-        [
-          '@aqm/auto: @anthropic-ai/sdk 1.14.0 is not instrumented (@traceloop/instrumentation-anthropic ' +
-            'patches 0.x only), so its calls send no trace; the app runs as usual.',
-        ],
-      ]);
+      expect(sdk.Anthropic.Beta.Messages.prototype).toHaveProperty('create', create);
+      expect(stderr).not.toHaveBeenCalled();
       bridge.disable();
     } finally {
       stderr.mockRestore();
@@ -89,14 +90,16 @@ describe('anthropicBridge on an SDK it cannot patch', () => {
     try {
       const bridge = anthropicBridge(new AnthropicInstrumentation({ enabled: false }));
       const [definition] = bridge.getModuleDefinitions();
-      // A 0.x version whose exports lack what Traceloop wraps first.
-      const sdk = sdkWithoutCompletions();
-      expect(definition?.patch?.(sdk, '0.60.0')).toBe(sdk);
+      // Exports without the `Beta` Traceloop wraps last: it throws after wrapping `Messages`.
+      const sdk = { Anthropic: { Messages: class {} } };
+      Object.assign(sdk.Anthropic.Messages.prototype, { create });
+      expect(definition?.patch?.(sdk, '1.99.0')).toBe(sdk);
+      expect(definition?.patch?.(sdk, '1.99.0')).toBe(sdk);
       expect(sdk.Anthropic.Messages.prototype).toHaveProperty('create', create);
-      expect(() => definition?.unpatch?.(sdk, '0.60.0')).not.toThrow();
+      expect(() => definition?.unpatch?.(sdk, '1.99.0')).not.toThrow();
       expect(stderr).toHaveBeenCalledTimes(1);
       expect(stderr.mock.calls[0]?.[0]).toMatch(
-        /^@aqm\/auto: could not instrument @anthropic-ai\/sdk 0\.60\.0 \(.+\), so its calls send no trace; the app runs as usual\.$/,
+        /^@aqm\/auto: could not instrument @anthropic-ai\/sdk 1\.99\.0 \(.+\), so its calls send no trace; the app runs as usual\.$/,
       );
       bridge.disable();
     } finally {

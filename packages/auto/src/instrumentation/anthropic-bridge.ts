@@ -11,62 +11,82 @@ type Patch = (moduleExports: unknown, moduleVersion?: string) => unknown;
 type Unpatch = (moduleExports: unknown, moduleVersion?: string) => void;
 
 /**
- * The last SDK major Traceloop's patch knows. Its patch wraps `Anthropic.Completions` first, which
- * SDK 1.0 removed, so on 1.x it throws from inside the app's `import`/`require` of the SDK.
+ * Stands in for `Anthropic.Completions`, which SDK 1.0 removed. Its `create` is there only to be
+ * wrapped and unwrapped quietly (a missing method makes the wrapper print to stderr); nothing can
+ * call it, as the SDK makes no instance of it.
  */
-const LAST_PATCHED_MAJOR = 0;
-
-function majorOf(version: string | undefined): number | undefined {
-  const major = version === undefined ? Number.NaN : Number.parseInt(version, 10);
-  return Number.isInteger(major) ? major : undefined;
+class RemovedCompletions {
+  create(): void {}
 }
 
 /**
+ * The SDK's exports as Traceloop's patch expects them. Its patch wraps `Anthropic.Completions` (the
+ * legacy text-completion API) first, and SDK 1.0 removed it, so on 1.x the patch threw from inside
+ * the app's `import`/`require` of the SDK. A view that supplies a stand-in lets the rest of the
+ * patch run: `Messages`, `Beta.Messages` and `APIPromise`, all
+ * it instruments, are the SDK's own.
+ */
+function withCompletions(moduleExports: unknown): unknown {
+  const sdk = moduleExports as { Anthropic?: unknown } | null;
+  const anthropic = sdk?.Anthropic;
+  if (
+    sdk === null ||
+    (typeof anthropic !== 'function' && typeof anthropic !== 'object') ||
+    anthropic === null
+  )
+    return moduleExports;
+  if ((anthropic as { Completions?: unknown }).Completions !== undefined) return moduleExports;
+  const view = new Proxy(anthropic, {
+    get: (target, key, receiver) =>
+      key === 'Completions' ? RemovedCompletions : Reflect.get(target, key, receiver),
+  });
+  return new Proxy(sdk, {
+    get: (target, key, receiver) => (key === 'Anthropic' ? view : Reflect.get(target, key, receiver)),
+  });
+}
+
+/** SDK exports whose patch failed and was undone: nothing is left for an unpatch to undo. */
+const undone = new WeakSet<object>();
+
+/**
  * Traceloop's patch, made safe for the app: it runs inside the app's load of the SDK, where a throw
- * would end the app. An SDK major it does not know is left unpatched, and any failure of the patch
- * is undone; either says once on stderr that Anthropic calls send no trace. Never throws.
+ * would end the app. SDK 1.x is patched through {@link withCompletions}; a failure of the patch on
+ * any version is undone, and says once on stderr that Anthropic calls send no trace. Never throws;
+ * hands the loader the SDK's own exports.
  */
 function guardedPatch(patch: Patch | undefined, unpatch: Unpatch | undefined): Patch {
   let warned = false;
-  const once = (message: string): void => {
-    if (warned) return;
-    warned = true;
-    warn(message);
-  };
   return (moduleExports, moduleVersion) => {
-    const major = majorOf(moduleVersion);
-    if (major !== undefined && major > LAST_PATCHED_MAJOR) {
-      once(
-        `@anthropic-ai/sdk ${moduleVersion} is not instrumented (@traceloop/instrumentation-anthropic ` +
-          `patches ${LAST_PATCHED_MAJOR}.x only), so its calls send no trace; the app runs as usual.`,
-      );
-      return moduleExports;
-    }
+    if (patch === undefined) return moduleExports;
+    const patched = withCompletions(moduleExports);
     try {
-      return patch === undefined ? moduleExports : patch(moduleExports, moduleVersion);
+      patch(patched, moduleVersion);
     } catch (error) {
       try {
-        unpatch?.(moduleExports, moduleVersion);
+        unpatch?.(patched, moduleVersion);
       } catch {
         // What the patch had not wrapped cannot be unwrapped: nothing left to undo.
       }
-      const reason = error instanceof Error ? error.message : String(error);
-      once(
-        `could not instrument @anthropic-ai/sdk ${moduleVersion ?? '(unknown version)'} (${reason}), ` +
-          'so its calls send no trace; the app runs as usual.',
-      );
-      return moduleExports;
+      if (typeof moduleExports === 'object' && moduleExports !== null) undone.add(moduleExports);
+      if (!warned) {
+        warned = true;
+        const reason = error instanceof Error ? error.message : String(error);
+        warn(
+          `could not instrument @anthropic-ai/sdk ${moduleVersion ?? '(unknown version)'} (${reason}), ` +
+            'so its calls send no trace; the app runs as usual.',
+        );
+      }
     }
+    return moduleExports;
   };
 }
 
-/** Traceloop's unpatch, for the versions the patch was applied to; never throws. */
+/** Traceloop's unpatch, through the same view as the patch; never throws. */
 function guardedUnpatch(unpatch: Unpatch | undefined): Unpatch {
   return (moduleExports, moduleVersion) => {
-    const major = majorOf(moduleVersion);
-    if (unpatch === undefined || (major !== undefined && major > LAST_PATCHED_MAJOR)) return;
+    if (typeof moduleExports === 'object' && moduleExports !== null && undone.has(moduleExports)) return;
     try {
-      unpatch(moduleExports, moduleVersion);
+      unpatch?.(withCompletions(moduleExports), moduleVersion);
     } catch {
       // A patch that failed was already undone.
     }
@@ -83,8 +103,9 @@ function guardedUnpatch(unpatch: Unpatch | undefined): Unpatch {
  * definitions (name, versions, `patch`/`unpatch`) that Traceloop's instrumentation declares, so the
  * patching is entirely Traceloop's; only the module-load hook is ours (the same for `require`).
  * Traceloop's instrumentation must be created with `enabled: false`, so it does not hook as well.
- * Its patch runs guarded: an SDK it cannot patch (1.x) is left as it is, with one warning, rather
- * than a crash of the app when it loads the SDK.
+ * Its patch runs guarded: 1.x (without the legacy `Completions` it wraps first) through a view,
+ * and a patch that fails is undone with one warning, rather than a crash of the app when it loads
+ * the SDK.
  *
  * @example
  * const bridge = anthropicBridge(new AnthropicInstrumentation({ enabled: false }));
