@@ -2,55 +2,40 @@
 // cover: a 401/404 met first while shutting down (a script that only calls shutdown()), and a
 // refusal that drops batches instead of retrying them (403, 405, 409, ...).
 import { DiagLogLevel, diag } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { resetAlertsForTests } from '../src/diag.js';
+import { describe, expect, it } from 'vitest';
 import { AqmSpanProcessor } from '../src/processor.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
-import { errorReply, FakeService } from './export-helpers/fake-service.js';
+import { errorReply } from './export-helpers/fake-service.js';
 import { fakeLlmSpan, randomTraceId } from './export-helpers/fake-span.js';
 import { ManualTime } from './export-helpers/manual-time.js';
 import { aqmOptions } from './export-helpers/otel-setup.js';
 import { API_KEY, APPLICATION_ID } from './export-helpers/sender-setup.js';
+import { withServiceAndStderr } from './export-helpers/stderr-setup.js';
 
-let service: FakeService;
-let stderr: MockInstance<typeof process.stderr.write>;
-
-beforeEach(async () => {
-  service = await FakeService.start();
-  resetAlertsForTests();
-  vi.stubEnv('OTEL_LOG_LEVEL', '');
-  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-});
-afterEach(async () => {
-  stderr.mockRestore();
-  vi.unstubAllEnvs();
-  diag.disable();
-  await service.close();
-});
-
-function stderrLines(): string[] {
-  return stderr.mock.calls.map((call: unknown[]) => String(call[0]));
-}
+const setup = withServiceAndStderr();
+const stderrLines = setup.stderrLines;
 
 describe('a 401 or a 404 met first during shutdown', () => {
   it('401: one stderr line says to check AQM_API_KEY and how many traces were lost (before: nothing)', async () => {
-    service.handler = () => errorReply(401, 'Invalid API key');
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 60_000 }));
+    setup.service().handler = () => errorReply(401, 'Invalid API key');
+    const processor = new AqmSpanProcessor(aqmOptions(setup.service(), { batchDelayMs: 60_000 }));
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.shutdown(); // the first request goes now, and is refused
-    expect(service.requests.length).toBeGreaterThan(0);
+    expect(setup.service().requests.length).toBeGreaterThan(0);
     expect(processor.stats().droppedTraces.byReason.shutdown).toBe(2);
     const lines = stderrLines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/);
+    expect(lines[0]).toMatch(
+      /^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/,
+    );
     expect(lines[0]).toContain('2 trace(s) were not delivered before shutdown.');
     expect(lines.join('')).not.toContain(API_KEY);
   });
 
   it('404: the line names the application id and the base URL path prefix', async () => {
-    service.handler = () => errorReply(404, 'Route POST /applications/x/evaluations not found');
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 60_000 }));
+    setup.service().handler = () => errorReply(404, 'Route POST /applications/x/evaluations not found');
+    const processor = new AqmSpanProcessor(aqmOptions(setup.service(), { batchDelayMs: 60_000 }));
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.shutdown();
     const lines = stderrLines();
@@ -64,13 +49,13 @@ describe('a 401 or a 404 met first during shutdown', () => {
 
 describe('a refusal that drops batches (403 and other 4xx)', () => {
   it('says once on stderr that traces are dropped, with the answer and what to check, never the key', async () => {
-    service.handler = () => errorReply(403, `Forbidden for ${API_KEY}`);
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0 }));
+    setup.service().handler = () => errorReply(403, `Forbidden for ${API_KEY}`);
+    const processor = new AqmSpanProcessor(aqmOptions(setup.service(), { batchDelayMs: 0 }));
     for (let round = 0; round < 3; round += 1) {
       processor.onEnd(fakeLlmSpan(randomTraceId()));
       await processor.forceFlush();
     }
-    expect(service.requests).toHaveLength(3);
+    expect(setup.service().requests).toHaveLength(3);
     expect(processor.stats().droppedTraces.byReason.failed).toBe(3);
     await processor.shutdown();
     const lines = stderrLines();
@@ -81,10 +66,10 @@ describe('a refusal that drops batches (403 and other 4xx)', () => {
   });
 
   it('with a diag logger set, says it there once until a request succeeds, not once per batch', async () => {
-    service.handler = () => errorReply(409, 'conflict');
+    setup.service().handler = () => errorReply(409, 'conflict');
     const logs = new CaptureLogger();
     diag.setLogger(logs, { logLevel: DiagLogLevel.ERROR, suppressOverrideMessage: true });
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0 }));
+    const processor = new AqmSpanProcessor(aqmOptions(setup.service(), { batchDelayMs: 0 }));
     for (let round = 0; round < 3; round += 1) {
       processor.onEnd(fakeLlmSpan(randomTraceId()));
       await processor.forceFlush();
@@ -96,13 +81,13 @@ describe('a refusal that drops batches (403 and other 4xx)', () => {
 
   it('an application id promise that rejects is said on stderr too (it was only in diag)', async () => {
     const processor = new AqmSpanProcessor({
-      ...aqmOptions(service, { batchDelayMs: 0 }),
+      ...aqmOptions(setup.service(), { batchDelayMs: 0 }),
       applicationId: Promise.reject(new Error('lookup failed: 403 Forbidden')),
     });
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush();
     await processor.shutdown();
-    expect(service.requests).toHaveLength(0);
+    expect(setup.service().requests).toHaveLength(0);
     const lines = stderrLines();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(
@@ -111,13 +96,16 @@ describe('a refusal that drops batches (403 and other 4xx)', () => {
   });
 
   it('requests cut by the shutdown deadline are not reported as refused', async () => {
-    service.handler = () => 'hang';
+    setup.service().handler = () => 'hang';
     const time = new ManualTime(false);
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0, shutdownTimeoutMs: 200 }), {
-      timing: time.timing,
-    });
+    const processor = new AqmSpanProcessor(
+      aqmOptions(setup.service(), { batchDelayMs: 0, shutdownTimeoutMs: 200 }),
+      {
+        timing: time.timing,
+      },
+    );
     processor.onEnd(fakeLlmSpan(randomTraceId()));
-    await service.waitFor(() => service.requests.length > 0);
+    await setup.service().waitFor(() => setup.service().requests.length > 0);
     await processor.shutdown();
     expect(processor.stats().droppedTraces.byReason.shutdown).toBe(1);
     expect(stderrLines().join('')).not.toContain('retrying would not help');

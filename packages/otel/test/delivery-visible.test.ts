@@ -1,73 +1,62 @@
 import { DiagLogLevel, diag } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { resetAlertsForTests } from '../src/diag.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AqmSpanExporter } from '../src/exporter.js';
 import { AqmSpanProcessor } from '../src/processor.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
-import { acceptReply, errorReply, FakeService } from './export-helpers/fake-service.js';
+import { acceptReply, errorReply } from './export-helpers/fake-service.js';
 import { fakeLlmSpan, randomTraceId } from './export-helpers/fake-span.js';
 import { ManualTime } from './export-helpers/manual-time.js';
 import { aqmOptions } from './export-helpers/otel-setup.js';
 import { API_KEY } from './export-helpers/sender-setup.js';
+import { withServiceAndStderr } from './export-helpers/stderr-setup.js';
 
-let service: FakeService;
-let stderr: MockInstance<typeof process.stderr.write>;
+const setup = withServiceAndStderr();
+const stderrLines = setup.stderrLines;
 const closers: Array<() => Promise<void>> = [];
-
-beforeEach(async () => {
-  service = await FakeService.start();
-  resetAlertsForTests();
-  vi.stubEnv('OTEL_LOG_LEVEL', '');
-  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-});
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
-  stderr.mockRestore();
-  vi.unstubAllEnvs();
-  diag.disable();
-  await service.close();
 });
-
-function stderrLines(): string[] {
-  return stderr.mock.calls.map((call: unknown[]) => String(call[0]));
-}
 
 /**
  * A processor with the package's own logger (what an app gets) and manual time whose sleeps never
  * end by themselves: a flush can only return because delivery finished or is known impossible.
  */
 function processorWithoutLogging(time = new ManualTime(false)) {
-  const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0 }), { timing: time.timing });
+  const processor = new AqmSpanProcessor(aqmOptions(setup.service(), { batchDelayMs: 0 }), {
+    timing: time.timing,
+  });
   closers.push(() => processor.shutdown());
   return { processor, time };
 }
 
 describe('a 401 or a 404 with no logging set up', () => {
   it('401: one stderr line naming AQM_API_KEY (never the key); forceFlush returns at once, and delivers once fixed', async () => {
-    service.handler = () => errorReply(401, 'Invalid API key');
+    setup.service().handler = () => errorReply(401, 'Invalid API key');
     const { processor } = processorWithoutLogging();
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     // The sleeps of this clock never end: before, this flush waited for ever (the provider's timeout).
     await processor.forceFlush();
-    expect(service.requests).toHaveLength(1);
+    expect(setup.service().requests).toHaveLength(1);
     expect(processor.stats().queuedTraces).toBe(1);
 
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush(); // while paused: one probe at once, still 401
-    expect(service.requests).toHaveLength(2);
+    expect(setup.service().requests).toHaveLength(2);
 
     const lines = stderrLines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/);
+    expect(lines[0]).toMatch(
+      /^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/,
+    );
     expect(lines.join('')).not.toContain(API_KEY);
 
-    service.handler = acceptReply; // the key was fixed
+    setup.service().handler = acceptReply; // the key was fixed
     await processor.forceFlush();
     expect(processor.stats()).toMatchObject({ exportedTraces: 2, queuedTraces: 0 });
   });
 
   it('404: one stderr line naming AQM_APPLICATION_ID and the id', async () => {
-    service.handler = () => errorReply(404, 'Application not found');
+    setup.service().handler = () => errorReply(404, 'Application not found');
     const { processor } = processorWithoutLogging();
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush();
@@ -80,7 +69,7 @@ describe('a 401 or a 404 with no logging set up', () => {
   it('goes to the diag logger instead of stderr when the app set one', async () => {
     const logs = new CaptureLogger();
     diag.setLogger(logs, { logLevel: DiagLogLevel.ERROR, suppressOverrideMessage: true });
-    service.handler = () => errorReply(401, 'Invalid API key');
+    setup.service().handler = () => errorReply(401, 'Invalid API key');
     const { processor } = processorWithoutLogging();
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush();
@@ -91,7 +80,7 @@ describe('a 401 or a 404 with no logging set up', () => {
 
   it('honours OTEL_LOG_LEVEL=none: nothing on stderr', async () => {
     vi.stubEnv('OTEL_LOG_LEVEL', 'none');
-    service.handler = () => errorReply(401, 'Invalid API key');
+    setup.service().handler = () => errorReply(401, 'Invalid API key');
     const { processor } = processorWithoutLogging();
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush();
@@ -99,9 +88,9 @@ describe('a 401 or a 404 with no logging set up', () => {
   });
 
   it('AqmSpanExporter.export calls back FAILED as soon as the 401 is known, not at exportTimeoutMs', async () => {
-    service.handler = () => errorReply(401, 'Invalid API key');
+    setup.service().handler = () => errorReply(401, 'Invalid API key');
     const time = new ManualTime(false);
-    const exporter = new AqmSpanExporter(aqmOptions(service, { exportTimeoutMs: 600_000 }), {
+    const exporter = new AqmSpanExporter(aqmOptions(setup.service(), { exportTimeoutMs: 600_000 }), {
       timing: time.timing,
     });
     closers.push(() => exporter.shutdown());
@@ -121,7 +110,7 @@ describe('a 401 or a 404 with no logging set up', () => {
 
 describe('delivery failing for a minute', () => {
   it('prints one line on stderr with the last error, once per outage', async () => {
-    service.handler = () => errorReply(503, 'down for maintenance');
+    setup.service().handler = () => errorReply(503, 'down for maintenance');
     // Sleeps end at once and move the clock: the retries of five minutes run in a moment.
     const { processor } = processorWithoutLogging(new ManualTime(true));
     processor.onEnd(fakeLlmSpan(randomTraceId()));
@@ -137,7 +126,7 @@ describe('delivery failing for a minute', () => {
 
   it('says nothing on stderr for failures shorter than a minute', async () => {
     let failures = 3;
-    service.handler = (request) => (failures-- > 0 ? errorReply(503, 'blip') : acceptReply(request));
+    setup.service().handler = (request) => (failures-- > 0 ? errorReply(503, 'blip') : acceptReply(request));
     const { processor } = processorWithoutLogging(new ManualTime(true));
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush();
@@ -148,11 +137,14 @@ describe('delivery failing for a minute', () => {
 
 describe('a process that ends before a minute of failures', () => {
   it('says at shutdown, once on stderr with the last error, that its traces were not delivered', async () => {
-    service.handler = () => errorReply(503, 'down for maintenance');
+    setup.service().handler = () => errorReply(503, 'down for maintenance');
     const time = new ManualTime(false);
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0, shutdownTimeoutMs: 200 }), {
-      timing: time.timing,
-    });
+    const processor = new AqmSpanProcessor(
+      aqmOptions(setup.service(), { batchDelayMs: 0, shutdownTimeoutMs: 200 }),
+      {
+        timing: time.timing,
+      },
+    );
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await time.waitForSleepers(1); // the request failed: now in a backoff wait
@@ -168,8 +160,10 @@ describe('a process that ends before a minute of failures', () => {
   });
 
   it('after the 401 was reported, says at shutdown only how many traces it could not deliver', async () => {
-    service.handler = () => errorReply(401, 'Invalid API key');
-    const processor = new AqmSpanProcessor(aqmOptions(service, { batchDelayMs: 0, shutdownTimeoutMs: 200 }));
+    setup.service().handler = () => errorReply(401, 'Invalid API key');
+    const processor = new AqmSpanProcessor(
+      aqmOptions(setup.service(), { batchDelayMs: 0, shutdownTimeoutMs: 200 }),
+    );
     processor.onEnd(fakeLlmSpan(randomTraceId()));
     await processor.forceFlush();
     expect(stderrLines()).toHaveLength(1);
