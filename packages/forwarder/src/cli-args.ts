@@ -34,6 +34,7 @@ Options:
   --trace-idle-ms <n>          a trace without a new span for this long is complete (default 5000)
   --root-grace-ms <n>          a root span waits this long for late log records (default 1000)
   --max-body-bytes <n>         largest request body, on the wire and inflated (default 8388608)
+  --receive-timeout-ms <n>     a request not received whole in this time gets 408 (default 30000)
   --max-queue-traces <n>       traces held for delivery before senders get 503 (default 20000)
   --persist-dir <dir>          keep undelivered traces on disk across restarts
   --sample-rate <0..1>         share of traces sent (default 1)
@@ -73,6 +74,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'allow-unauthenticated': { type: 'boolean' },
         'trace-idle-ms': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'receive-timeout-ms': { type: 'string' },
         'root-grace-ms': { type: 'string' },
         'max-queue-traces': { type: 'string' },
         'persist-dir': { type: 'string' },
@@ -107,6 +109,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set('traceIdleMs', integer('trace-idle-ms', text('trace-idle-ms')));
   set('rootGraceMs', integer('root-grace-ms', text('root-grace-ms')));
   set('maxBodyBytes', integer('max-body-bytes', text('max-body-bytes')));
+  set('receiveTimeoutMs', integer('receive-timeout-ms', text('receive-timeout-ms')));
   set('maxQueueTraces', integer('max-queue-traces', text('max-queue-traces')));
   set('persistDir', text('persist-dir'));
   set('sampleRate', sampleRate === undefined ? undefined : Number(sampleRate));

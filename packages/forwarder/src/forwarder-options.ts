@@ -47,6 +47,12 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   rootGraceMs?: number;
   /** `Retry-After` (seconds) sent with 503 when the queue is full. Default 5. */
   retryAfterSeconds?: number;
+  /**
+   * Longest time a sender may take to send one request, head and body, in ms: past it the request
+   * is answered 408 and its connection closed, so a body that never ends cannot hold a socket.
+   * Default 30000.
+   */
+  receiveTimeoutMs?: number;
 }
 
 /** Options that belong to the forwarder itself; the rest go to the `@aqm/otel` pipeline. */
@@ -61,6 +67,7 @@ export const FORWARDER_ONLY_OPTIONS = [
   'allowUnauthenticated',
   'maxBodyBytes',
   'retryAfterSeconds',
+  'receiveTimeoutMs',
   'rootGraceMs',
   'apiKey',
   'baseUrl',

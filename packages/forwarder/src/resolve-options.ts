@@ -20,6 +20,7 @@ export interface ResolvedForwarderOptions {
   ingestTokens: string[];
   maxBodyBytes: number;
   retryAfterSeconds: number;
+  receiveTimeoutMs: number;
   rootGraceMs: number;
   /** The options for `@aqm/otel`'s `resolveOptions` (each pipeline adds `client` and `applicationId`). */
   pipelineOptions: AqmOtelOptions;
@@ -223,6 +224,7 @@ export function resolveForwarderOptions(
     ingestTokens,
     maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 8 * MIB, 1024, 256 * MIB),
     retryAfterSeconds: integer('retryAfterSeconds', options.retryAfterSeconds, 5, 1, 3600),
+    receiveTimeoutMs: integer('receiveTimeoutMs', options.receiveTimeoutMs, 30_000, 1, 3_600_000),
     rootGraceMs: integer('rootGraceMs', options.rootGraceMs, 1000, 0, 60_000),
     pipelineOptions: pipelineOptions as AqmOtelOptions,
   };

@@ -94,6 +94,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     tokens: new IngestTokens(resolved.ingestTokens),
     maxBodyBytes: resolved.maxBodyBytes,
     retryAfterSeconds: resolved.retryAfterSeconds,
+    receiveTimeoutMs: resolved.receiveTimeoutMs,
     ingest: (signal, items) => (signal === 'traces' ? ingest.traces(items) : ingest.logs(items)),
     // Spans still waiting in the feed count as traces: an over-estimate, on the safe side.
     queueFull: () =>

@@ -39,6 +39,9 @@ export function createService(options: AppOptions): Service {
     frameworkErrors: handleError,
     // What Node's parser refuses (431 headers too large, ...) is answered with the envelope too.
     clientErrorHandler: answerClientError,
+    // fastify's default (0) lets a client hold a socket forever by never finishing its body
+    // (slowloris); Node answers 408 past this (through answerClientError), checking every second.
+    ...requestTimeouts(checked.requestTimeoutMs),
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
@@ -86,6 +89,25 @@ export function createService(options: AppOptions): Service {
  */
 export function buildApp(options: AppOptions): FastifyInstance {
   return createService(options).app;
+}
+
+/**
+ * fastify and Node options that bound the time to receive one request: head and body within
+ * `ms`. Node checks open requests every `connectionsCheckingInterval` (30 s by default), so a
+ * shorter timeout is checked as often as it lasts, and at least every second.
+ */
+export function requestTimeouts(ms: number): {
+  requestTimeout: number;
+  http: { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number };
+} {
+  return {
+    requestTimeout: ms,
+    http: {
+      requestTimeout: ms,
+      headersTimeout: Math.min(ms, 60_000),
+      connectionsCheckingInterval: Math.min(ms, 1000),
+    },
+  };
 }
 
 function routeNameOf(request: FastifyRequest): RouteName | undefined {

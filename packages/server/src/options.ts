@@ -14,6 +14,12 @@ export interface AppOptions {
   faults?: FaultsConfig | null;
   /** fastify's request logging to stdout. Default `false`. */
   logger?: boolean;
+  /**
+   * Longest time a client may take to send one request, head and body, in ms: past it the request
+   * is answered 408 and its connection closed, so a body that never ends cannot hold a socket.
+   * Default 60000 (1 minute).
+   */
+  requestTimeoutMs?: number;
 }
 
 /** Options of {@link startServer}. */
@@ -31,9 +37,22 @@ export interface CheckedAppOptions {
   dataDir: string | undefined;
   faults: FaultsConfig | null;
   logger: boolean;
+  requestTimeoutMs: number;
 }
 
-const KNOWN = new Set(['apiKeys', 'prefix', 'dataDir', 'faults', 'logger', 'port', 'host']);
+/** Default of `requestTimeoutMs`: enough for a 5 MiB body on a slow link. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+const KNOWN = new Set([
+  'apiKeys',
+  'prefix',
+  'dataDir',
+  'faults',
+  'logger',
+  'requestTimeoutMs',
+  'port',
+  'host',
+]);
 
 /**
  * Checks the options of `buildApp`/`startServer`.
@@ -48,7 +67,13 @@ export function checkAppOptions(options: unknown, label = 'options'): CheckedApp
     if (!KNOWN.has(key))
       throw new TypeError(`${label}.${key} is not a known option (known: ${[...KNOWN].join(', ')})`);
   }
-  const { prefix = '/api', dataDir, faults, logger = false } = value;
+  const {
+    prefix = '/api',
+    dataDir,
+    faults,
+    logger = false,
+    requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  } = value;
   if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(prefix)) {
     throw new TypeError(
       `${label}.prefix must be '' or a path like '/api' (segments of letters, digits, . _ ~ -), got ${describeValue(prefix)}`,
@@ -59,12 +84,23 @@ export function checkAppOptions(options: unknown, label = 'options'): CheckedApp
   }
   if (typeof logger !== 'boolean')
     throw new TypeError(`${label}.logger must be a boolean, got ${describeValue(logger)}`);
+  if (
+    typeof requestTimeoutMs !== 'number' ||
+    !Number.isInteger(requestTimeoutMs) ||
+    requestTimeoutMs < 1 ||
+    requestTimeoutMs > 3_600_000
+  ) {
+    throw new RangeError(
+      `${label}.requestTimeoutMs must be an integer from 1 to 3600000 (ms), got ${describeValue(requestTimeoutMs)}`,
+    );
+  }
   return {
     apiKeys: checkApiKeys(value.apiKeys, `${label}.apiKeys`),
     prefix: prefix.replace(/\/$/, ''),
     dataDir,
     faults: faults === undefined || faults === null ? null : checkFaults(faults, `${label}.faults`),
     logger,
+    requestTimeoutMs,
   };
 }
 

@@ -12,6 +12,7 @@ describe('checkAppOptions', () => {
       dataDir: undefined,
       faults: null,
       logger: false,
+      requestTimeoutMs: 60_000,
     });
   });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import type { EvaluationTrace } from '@aqm/wire';
 
 /** An answer of the service: status, headers and the parsed JSON body (or the raw text). */
@@ -69,4 +70,21 @@ export function makeTrace(
 /** A unique application name, so tests sharing a server never collide. */
 export function uniqueName(label: string): string {
   return `${label}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Sends `head` and a body that never ends on a raw socket, and resolves with what the server
+ * wrote before it closed the connection: only the server's request timeout can close it.
+ */
+export function neverEndingBody(port: number, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}\r\n5\r\n{"nam`));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
 }

@@ -17,7 +17,10 @@ export function rpcCodeOf(statusCode: number): number {
     case 400:
     case 413:
     case 415:
+    case 431:
       return 3; // INVALID_ARGUMENT
+    case 408:
+      return 4; // DEADLINE_EXCEEDED
     case 401:
       return 16; // UNAUTHENTICATED
     case 404:

@@ -8,6 +8,7 @@ import {
   type OtlpFormat,
   type OtlpSignal,
 } from '../otlp/otlp-codec.js';
+import { answerClientError } from './client-error.js';
 import { ForwarderHttpError, rpcCodeOf } from './http-error.js';
 import type { IngestTokens } from './ingest-auth.js';
 import { readBody } from './read-body.js';
@@ -17,6 +18,8 @@ export interface OtlpAppHandlers {
   tokens: IngestTokens;
   maxBodyBytes: number;
   retryAfterSeconds: number;
+  /** Longest time to receive one request (head and body); past it Node answers 408. */
+  receiveTimeoutMs: number;
   /** Takes decoded items; throws nothing. */
   ingest(signal: OtlpSignal, items: DecodedRequest): IngestResult;
   /** Whether the queue is too full to take more (answered 503 with Retry-After). */
@@ -62,7 +65,21 @@ function sendStatus(
  * await app.listen({ port: 4318, host: '127.0.0.1' });
  */
 export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: handlers.maxBodyBytes, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: handlers.maxBodyBytes,
+    return503OnClosing: true,
+    // fastify's default (0) lets a sender hold a socket forever by never finishing its body
+    // (slowloris). Node checks open requests every connectionsCheckingInterval (30 s by default):
+    // at least every second here, and as often as a shorter timeout lasts.
+    requestTimeout: handlers.receiveTimeoutMs,
+    http: {
+      requestTimeout: handlers.receiveTimeoutMs,
+      headersTimeout: Math.min(handlers.receiveTimeoutMs, 60_000),
+      connectionsCheckingInterval: Math.min(handlers.receiveTimeoutMs, 1000),
+    },
+    clientErrorHandler: answerClientError,
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser([PROTOBUF, JSON_TYPE], (request, payload, done) => {
     const declared = Number(request.headers['content-length']);
