@@ -1,7 +1,13 @@
 import { MAX_BODY_BYTES, type RouteName } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiKeyRing } from './auth.js';
-import { answerClientError, checkBodyCharset, handleError, handleNotFound } from './errors.js';
+import {
+  answerClientError,
+  checkBodyCharset,
+  checkBodyEncoding,
+  handleError,
+  handleNotFound,
+} from './errors.js';
 import { FaultInjector } from './fault-injector.js';
 import { type AppOptions, checkAppOptions } from './options.js';
 import type { ServiceContext } from './routes/context.js';
@@ -52,6 +58,7 @@ export function createService(options: AppOptions): Service {
   });
   app.addHook('preParsing', async (request) => {
     checkBodyCharset(request);
+    checkBodyEncoding(request);
   });
   app.addHook('preClose', (done) => {
     faults.releaseHung();

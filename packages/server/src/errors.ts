@@ -126,6 +126,22 @@ export function checkBodyCharset(request: FastifyRequest): void {
   );
 }
 
+/**
+ * The `preParsing` check of a body's `Content-Encoding`: bodies are read as they come, so a
+ * compressed body is refused with 415 naming the encoding, rather than answered "not valid JSON"
+ * (gzip) or, labelled compressed but sent plain, taken as if the label were not there.
+ */
+export function checkBodyEncoding(request: FastifyRequest): void {
+  const encoding = request.headers['content-encoding'];
+  if (encoding === undefined) return;
+  const name = encoding.trim().toLowerCase();
+  if (name === '' || name === 'identity') return;
+  throw new HttpError(
+    415,
+    `Unsupported Content-Encoding ${JSON.stringify(encoding)}: send the JSON body uncompressed (no Content-Encoding)`,
+  );
+}
+
 /** The envelope of an unknown route. */
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {
   void reply.code(404).send({ success: false, message: `Route ${request.method} ${request.url} not found` });

@@ -159,6 +159,28 @@ describe('the local service against hostile input', () => {
     expect(ok.status).toBe(200);
   });
 
+  it.each(['gzip', 'br', 'GZIP, identity'])(
+    'refuses a body with Content-Encoding %s with 415 naming it; nothing is created',
+    async (encoding) => {
+      const name = uniqueName('encoded');
+      const res = await call('POST', '/applications', {
+        raw: JSON.stringify({ name }),
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({
+        success: false,
+        message: `Unsupported Content-Encoding ${JSON.stringify(encoding)}: send the JSON body uncompressed (no Content-Encoding)`,
+      });
+      expect((await call('GET', `/applications?search=${name}`)).body.pagination.total).toBe(0);
+      const identity = await call('POST', '/applications', {
+        raw: JSON.stringify({ name }),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+      });
+      expect(identity.status).toBe(200);
+    },
+  );
+
   describe('configuration sizes are bounded with a 400 naming the field', () => {
     it(`banned-topics takes at most ${MAX_CONFIG_LIST_ITEMS} topics`, async () => {
       const topics = Array.from({ length: 20_000 }, (_, i) => `topic ${i}`);
