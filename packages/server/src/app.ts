@@ -9,6 +9,7 @@ import {
   handleNotFound,
 } from './errors.js';
 import { FaultInjector } from './fault-injector.js';
+import { parseJsonBodiesWithReasons } from './json-body.js';
 import { type AppOptions, checkAppOptions } from './options.js';
 import type { ServiceContext } from './routes/context.js';
 import { allHandlers } from './routes/handlers.js';
@@ -50,6 +51,7 @@ export function createService(options: AppOptions): Service {
     ...requestTimeouts(checked.requestTimeoutMs),
   });
   app.setErrorHandler(handleError);
+  parseJsonBodiesWithReasons(app);
   app.setNotFoundHandler(handleNotFound);
   // Faults come first (they play the network and the infrastructure in front of the service), then the key.
   app.addHook('onRequest', async (request, reply) => {

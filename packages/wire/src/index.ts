@@ -90,7 +90,7 @@ export {
   validatorCatalogEntrySchema,
   validatorSchema,
 } from './guardrails.js';
-export { type JsonPath, pathNestedDeeperThan, pathWithNul } from './json-walk.js';
+export { type JsonPath, pathNestedDeeperThan, pathWithNul, pathWithPrototypeKey } from './json-walk.js';
 export {
   MAX_ATTRIBUTE_DEPTH,
   MAX_CONFIG_LIST_ITEMS,

@@ -62,3 +62,27 @@ export function pathNestedDeeperThan(value: unknown, maxDepth: number): JsonPath
 export function pathWithNul(value: unknown): JsonPath | undefined {
   return findPath(value, (item) => typeof item === 'string' && item.includes('\u0000'));
 }
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * The path of the first object key that code merging the value into another object could turn
+ * into a prototype change: `__proto__`, or `constructor` holding an object with a `prototype`
+ * (the keys fastify's JSON parser refuses). `JSON.parse` keeps them as plain own keys, so they
+ * are found after parsing and refused naming the path.
+ */
+export function pathWithPrototypeKey(value: unknown): JsonPath | undefined {
+  let found: string | undefined;
+  const path = findPath(value, (item, _depth, isKey) => {
+    if (isKey || !isObject(item) || Array.isArray(item)) return false;
+    if (Object.hasOwn(item, '__proto__')) found = '__proto__';
+    else if (Object.hasOwn(item, 'constructor')) {
+      const held = item.constructor;
+      if (isObject(held) && Object.hasOwn(held, 'prototype')) found = 'constructor';
+    }
+    return found !== undefined;
+  });
+  return path === undefined || found === undefined ? undefined : [...path, found];
+}

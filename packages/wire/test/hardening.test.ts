@@ -11,6 +11,7 @@ import {
   pageSchema,
   pathNestedDeeperThan,
   pathWithNul,
+  pathWithPrototypeKey,
   updateGuardrailsBodySchema,
   updateMonitoringBodySchema,
   uuidParamSchema,
@@ -144,5 +145,29 @@ describe('configuration and query sizes', () => {
     expect(rejected(listTracesQuerySchema, { search: 'x'.repeat(MAX_SEARCH_CHARS + 1) })).toEqual([
       { path: 'search', message: `must be at most ${MAX_SEARCH_CHARS} characters` },
     ]);
+  });
+});
+
+describe('pathWithPrototypeKey', () => {
+  it('finds __proto__ and constructor.prototype keys (as JSON.parse keeps them) at their path', () => {
+    expect(pathWithPrototypeKey(JSON.parse('{"a":[1,{"__proto__":{"x":1}}]}'))).toEqual([
+      'a',
+      1,
+      '__proto__',
+    ]);
+    expect(pathWithPrototypeKey(JSON.parse('{"b":{"constructor":{"prototype":{}}}}'))).toEqual([
+      'b',
+      'constructor',
+    ]);
+  });
+
+  it('leaves plain keys alone, a constructor without prototype included', () => {
+    expect(pathWithPrototypeKey(JSON.parse('{"constructor":"c","proto":1,"prototype":{}}'))).toBeUndefined();
+    expect(pathWithPrototypeKey({ a: [1, 'x', null] })).toBeUndefined();
+  });
+
+  it('walks a value nested 100,000 levels without recursion', () => {
+    const deep = JSON.parse(`${'{"a":'.repeat(100_000)}{"__proto__":1}${'}'.repeat(100_000)}`);
+    expect(pathWithPrototypeKey(deep)?.length).toBe(100_001);
   });
 });

@@ -159,6 +159,34 @@ describe('the local service against hostile input', () => {
     expect(ok.status).toBe(200);
   });
 
+  it.each([
+    ['{"name":"p1","__proto__":{"admin":true}}', '__proto__'],
+    ['{"name":"p2","constructor":{"prototype":{"admin":true}}}', 'constructor'],
+  ])('refuses %s with 400 naming the key, not "not valid JSON"', async (raw, key) => {
+    const res = await call('POST', '/applications', { raw });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { path: key, message: `is not allowed: a "${key}" key could change an object's prototype` },
+    ]);
+  });
+
+  it('refuses a __proto__ key deep in trace metadata naming its path, and says why JSON is invalid', async () => {
+    const trace = makeTrace(new Date(), 10);
+    const raw = JSON.stringify({ traces: [{ ...trace, metadata: { a: '__P__' } }] }).replace(
+      '"__P__"',
+      '{"__proto__":{"polluted":1}}',
+    );
+    const res = await call('POST', `/applications/${appId}/evaluations`, { raw });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe('traces[0].metadata.a.__proto__');
+    expect((await call('GET', `/applications/${appId}/traces/${trace.traceId}`)).status).toBe(404);
+    const broken = await call('POST', '/applications', { raw: '{"name":' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors).toEqual([
+      { path: '$', message: expect.stringMatching(/^is not valid JSON \(.+\)$/) },
+    ]);
+  });
+
   it.each(['gzip', 'br', 'GZIP, identity'])(
     'refuses a body with Content-Encoding %s with 415 naming it; nothing is created',
     async (encoding) => {
