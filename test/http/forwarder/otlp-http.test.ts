@@ -198,6 +198,16 @@ describe('OTLP/HTTP ingest in front of the local service', () => {
     const text = await postOtlp(forwarder.url, Buffer.from('hello'), { contentType: 'text/plain' });
     expect(text.status).toBe(415);
     expect(JSON.parse(text.text).message).toMatch(/text\/plain.*not supported/);
+    // Read as UTF-8 it was a JSON syntax error (400) that hid the reason.
+    const utf16 = await postOtlp(forwarder.url, Buffer.from('{"resourceSpans":[]}', 'utf16le'), {
+      contentType: 'application/json; charset=utf-16',
+    });
+    expect(utf16.status).toBe(415);
+    expect(JSON.parse(utf16.text).message).toMatch(/^Unsupported charset "utf-16"/);
+    const utf8 = await postOtlp(forwarder.url, Buffer.from('{"resourceSpans":[]}'), {
+      contentType: 'application/json; charset="UTF-8"',
+    });
+    expect(utf8.status).toBe(200);
     const brotli = await postOtlp(forwarder.url, Buffer.from('x'), { headers: { 'content-encoding': 'br' } });
     expect(brotli.status).toBe(415);
 

@@ -37,6 +37,15 @@ const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';
 const INGEST_PATHS = new Set(['/v1/traces', '/v1/logs']);
 
+/** The charsets a body may declare: JSON is read as UTF-8 (ASCII is a subset); protobuf has none. */
+const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/** The declared `charset` parameter of a Content-Type, lower case, or undefined. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  return /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType)?.[1]?.toLowerCase();
+}
+
 function formatOf(request: FastifyRequest): OtlpFormat {
   const type = request.headers['content-type'];
   return typeof type === 'string' && type.toLowerCase().startsWith(JSON_TYPE) ? 'json' : 'protobuf';
@@ -89,6 +98,18 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
         new ForwarderHttpError(
           413,
           `The request body of ${declared} bytes exceeds the limit of ${handlers.maxBodyBytes} bytes (maxBodyBytes)`,
+        ),
+        undefined,
+      );
+      return;
+    }
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
+      payload.resume();
+      done(
+        new ForwarderHttpError(
+          415,
+          `Unsupported charset ${JSON.stringify(charset)}: OTLP/JSON is read as UTF-8 (send charset=utf-8 or none)`,
         ),
         undefined,
       );
