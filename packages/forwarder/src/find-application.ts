@@ -11,7 +11,7 @@ function isFinal(error: unknown): boolean {
 }
 
 /** Says what to fix for a failed request, without the key. */
-function explain(error: unknown, what: string): string {
+export function explain(error: unknown, what: string): string {
   const status = (error as { status?: unknown } | null)?.status;
   // A clause: the client ends some messages with a period (`... cannot access it.`), and this one
   // goes on (`; retrying, ...`).

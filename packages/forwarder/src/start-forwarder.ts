@@ -2,6 +2,7 @@ import { AqmClient } from '@aqm/client';
 import { resolveOptions } from '@aqm/otel/pipeline';
 import { type DiagLogger, diag } from '@opentelemetry/api';
 import { ApplicationRouter } from './application-router.js';
+import { checkApplicationId } from './check-application.js';
 import type { ForwarderOptions } from './forwarder-options.js';
 import { type ForwarderStats, prometheusText, sumPipelineStats } from './forwarder-stats.js';
 import { IngestTokens } from './http/ingest-auth.js';
@@ -116,7 +117,10 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     metrics: () => prometheusText(stats()),
   });
 
+  // Aborted on close: the start-up check of the application must not outlive the forwarder.
+  const startupCheck = new AbortController();
   const shutdown = async (): Promise<void> => {
+    startupCheck.abort();
     try {
       await app.close();
     } catch (error) {
@@ -141,6 +145,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     await shutdown();
     throw error;
   }
+  if (resolved.defaultApplication !== undefined && 'id' in resolved.defaultApplication)
+    void checkApplicationId(client, resolved.defaultApplication.id, logger, startupCheck.signal);
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : resolved.port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;

@@ -102,6 +102,27 @@ describe('aqm-forwarder (the bin)', () => {
     expect(badFlag.output.stderr).toMatch(/Run aqm-forwarder --help/);
   });
 
+  it('says at start-up, before any trace, that the key or the application id is wrong', async () => {
+    const wrongKey = start(['--port', '0'], {
+      AQM_API_KEY: 'not-the-key-0123456789',
+      AQM_BASE_URL: service.srv.url,
+      AQM_APPLICATION_ID: await service.createApp('forwarder-startup-check'),
+    });
+    await waitFor(() => wrongKey.output.stderr.includes('(401)'), 'the 401 of the start-up check');
+    expect(wrongKey.output.stderr).toContain('check AQM_API_KEY');
+    expect(wrongKey.output.stderr).not.toContain('not-the-key-0123456789');
+
+    const unknownId = randomUUID();
+    const wrongId = start(['--port', '0'], {
+      AQM_API_KEY: service.apiKey,
+      AQM_BASE_URL: service.srv.url,
+      AQM_APPLICATION_ID: unknownId,
+    });
+    await waitFor(() => wrongId.output.stderr.includes(unknownId), 'the 404 of the start-up check');
+    expect(wrongId.output.stderr).toContain(`The service does not know application ${unknownId}`);
+    expect(wrongId.output.stdout).toContain('aqm-forwarder listening on');
+  });
+
   it('prints a refused setting with its control characters made visible', async () => {
     const { child, output } = start(['--port', '0'], {
       AQM_API_KEY: service.apiKey,
