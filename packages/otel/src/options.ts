@@ -149,6 +149,9 @@ const KNOWN_OPTIONS = new Set<string>([
   'persistDir',
   'maxDiskBytes',
 ]);
+/** `shutdownTimeoutMs` when not given. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
 /**
  * Checks the options, fills in defaults and the connection settings from the environment.
  * Throws a `TypeError`/`RangeError` naming the first bad option passed in code, or an
@@ -193,7 +196,12 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     maxSpansPerTrace: integerOption('maxSpansPerTrace', raw.maxSpansPerTrace, 1000, 1),
     maxOpenTraces: integerOption('maxOpenTraces', raw.maxOpenTraces, 1000, 1),
     maxValueChars: integerOption('maxValueChars', raw.maxValueChars, 32_768, 64),
-    shutdownTimeoutMs: integerOption('shutdownTimeoutMs', raw.shutdownTimeoutMs, 10_000, 1),
+    shutdownTimeoutMs: integerOption(
+      'shutdownTimeoutMs',
+      raw.shutdownTimeoutMs,
+      DEFAULT_SHUTDOWN_TIMEOUT_MS,
+      1,
+    ),
     environment: stringOption('environment', raw.environment),
     appVersion: stringOption('appVersion', raw.appVersion),
     mask: functionOption<MaskFunction>('mask', raw.mask),

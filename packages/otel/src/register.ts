@@ -10,9 +10,10 @@ import { aqmDiag } from './diag.js';
 import { optionalRequire } from './export/optional-require.js';
 import { AqmLogRecordProcessor } from './log-record-processor.js';
 import { booleanOption } from './option-checks.js';
-import type { AqmOtelOptions } from './options.js';
+import { type AqmOtelOptions, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './options.js';
 import { AqmSpanProcessor } from './processor.js';
 import type { SpanProcessor } from './sdk-types.js';
+import { flushBeforeExit } from './setup/flush-before-exit.js';
 
 /** Options of {@link registerAqm}: the processor's options, and whether to set up log records. */
 export interface RegisterAqmOptions extends AqmOtelOptions {
@@ -22,6 +23,12 @@ export interface RegisterAqmOptions extends AqmOtelOptions {
    * `@opentelemetry/instrumentation-openai` emits as log records joins its trace. Default `true`.
    */
   logs?: boolean;
+  /**
+   * When the app's event loop runs dry with traces held (a script that ends without calling
+   * `shutdown()`), send them before the process exits, holding it at most `shutdownTimeoutMs`.
+   * Signals are left to the app. Default `true`.
+   */
+  flushOnExit?: boolean;
 }
 
 /** How {@link registerAqm} hooked into tracing. */
@@ -188,8 +195,9 @@ function setUpLogs(processor: AqmSpanProcessor): { setup: LogsSetup; undo?: Undo
  * process.on('SIGTERM', () => void aqm.shutdown());
  */
 export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
-  const { logs, ...processorOptions } = options;
+  const { logs, flushOnExit, ...processorOptions } = options;
   const withLogs = booleanOption('logs', logs, true);
+  const withExitFlush = booleanOption('flushOnExit', flushOnExit, true);
   const processor = new AqmSpanProcessor(processorOptions);
   if (!processor.enabled) {
     // Off or not configured (already said once): the app's tracing stays exactly as it was.
@@ -198,6 +206,9 @@ export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
   const existing = registeredProvider();
   const tracing = existing === undefined ? createTracing(processor) : attach(existing, processor);
   const logSetup: { setup: LogsSetup; undo?: Undo } = withLogs ? setUpLogs(processor) : { setup: 'disabled' };
+  const removeExitFlush = withExitFlush
+    ? flushBeforeExit(processor, processorOptions.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
+    : () => {};
   let done: Promise<void> | undefined;
   return {
     processor,
@@ -205,6 +216,7 @@ export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
     logs: logSetup.setup,
     shutdown() {
       done ??= (async () => {
+        removeExitFlush();
         try {
           await logSetup.undo?.();
         } catch (error) {

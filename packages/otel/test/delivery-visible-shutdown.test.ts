@@ -26,9 +26,7 @@ describe('a 401 or a 404 met first during shutdown', () => {
     expect(processor.stats().droppedTraces.byReason.shutdown).toBe(2);
     const lines = stderrLines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      /^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/,
-    );
+    expect(lines[0]).toMatch(/^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/);
     expect(lines[0]).toContain('2 trace(s) were not delivered before shutdown.');
     expect(lines.join('')).not.toContain(API_KEY);
   });

@@ -45,9 +45,7 @@ describe('a 401 or a 404 with no logging set up', () => {
 
     const lines = stderrLines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      /^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/,
-    );
+    expect(lines[0]).toMatch(/^@aqm\/otel: The service rejected the API key \(401\)\. Check AQM_API_KEY/);
     expect(lines.join('')).not.toContain(API_KEY);
 
     setup.service().handler = acceptReply; // the key was fixed

@@ -38,9 +38,11 @@ describe('a hand-built provider and no logging set up, against a service that re
         `[401 ${mode}] provider.forceFlush() took ${report.flushMs.toFixed(0)} ms${report.flushError ? ` and rejected: ${report.flushError}` : ''}`,
       );
       const lines = stderr.split('\n').filter((line) => line.startsWith('@aqm/otel'));
-      expect(lines, stderr).toHaveLength(1);
+      // The pause says what to fix; the shutdown that follows, how many traces it gave up.
+      expect(lines, stderr).toHaveLength(2);
       expect(lines[0]).toContain('(401)');
       expect(lines[0]).toContain('Check AQM_API_KEY');
+      expect(lines[1]).toMatch(/^@aqm\/otel: 3 trace\(s\) were not delivered before shutdown \(401 /);
       expect(stderr).not.toContain(wrongKey);
       // The provider's flush timeout is 10 minutes and the child's deadline one: it returned
       // because delivery was known to be impossible, with the traces still held.
