@@ -71,8 +71,9 @@ describe('anthropicBridge on SDK 1.x and on exports it cannot patch', () => {
       // The loader gets the SDK's own exports back, not the view the patch saw.
       expect(definition?.patch?.(sdk, '1.14.0')).toBe(sdk);
       for (const target of [sdk.Anthropic.Messages, sdk.Anthropic.Beta.Messages]) {
-        expect(target.prototype.create).not.toBe(create);
-        expect('__wrapped' in (target.prototype.create as object)).toBe(true);
+        const wrapped = (target.prototype as { create?: unknown }).create;
+        expect(wrapped).not.toBe(create);
+        expect('__wrapped' in (wrapped as object)).toBe(true);
       }
       expect('Completions' in sdk.Anthropic).toBe(false);
       definition?.unpatch?.(sdk, '1.14.0');

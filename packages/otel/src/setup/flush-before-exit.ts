@@ -1,5 +1,8 @@
-/** The part of `process` used here (a fake in tests). */
-export type BeforeExitProcess = Pick<NodeJS.Process, 'on' | 'removeListener'>;
+/** The part of `process` used here (an `EventEmitter` in tests). */
+export interface BeforeExitProcess {
+  on(event: 'beforeExit', listener: () => void): unknown;
+  removeListener(event: 'beforeExit', listener: () => void): unknown;
+}
 
 /** What {@link flushBeforeExit} needs of the processor. */
 export interface FlushTarget {
