@@ -52,17 +52,23 @@ export function conflict(message: string): HttpError {
  * path → 400 at `$`, too large → 413, wrong content type → 415); anything else → 500 without internals.
  */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
-  const httpError = toHttpError(error);
+  const httpError = toHttpError(error, request.headers['content-type']);
   if (httpError.status >= 500) request.log.error({ err: error }, 'request failed');
   void reply.code(httpError.status).send(httpError.toBody());
 }
 
-function toHttpError(error: FastifyError | Error): HttpError {
+function toHttpError(error: FastifyError | Error, contentType: string | undefined): HttpError {
   if (error instanceof HttpError) return error;
   const code = 'code' in error ? error.code : undefined;
   const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new HttpError(413, `Request body is larger than the limit of ${MAX_BODY_BYTES} bytes`);
+  }
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new HttpError(
+      415,
+      `Unsupported Content-Type ${JSON.stringify(contentType ?? '')}: send the body as JSON with Content-Type: application/json`,
+    );
   }
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
     return validationError([{ path: '$', message: 'is required: the JSON body is empty' }]);

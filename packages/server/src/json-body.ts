@@ -3,13 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { validationError } from './errors.js';
 
 /**
- * Replaces fastify's JSON body parser, which answers every refusal (a syntax error, a
- * `__proto__` key) with one "invalid JSON" error and no reason, by one that names them: the
- * parser's own message for a syntax error, and the path of a `__proto__` or
- * `constructor.prototype` key, refused as fastify refuses them (they could change a prototype
- * where a value is merged into an object). Same size limit: the instance's `bodyLimit`.
+ * Leaves JSON as the only body type, and replaces fastify's JSON body parser, which answers
+ * every refusal (a syntax error, a `__proto__` key) with one "invalid JSON" error and no reason,
+ * by one that names them: the parser's own message for a syntax error, and the path of a
+ * `__proto__` or `constructor.prototype` key, refused as fastify refuses them (they could change
+ * a prototype where a value is merged into an object). Same size limit: the instance's `bodyLimit`.
  */
 export function parseJsonBodiesWithReasons(app: FastifyInstance): void {
+  // Bodies are JSON only: fastify's text/plain parser would hand a JSON text sent as text/plain
+  // (what fetch sends for a string body without a header) to validation as one string, answered
+  // "expected object, received string"; without the parser it is a 415 naming the content type.
+  app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;

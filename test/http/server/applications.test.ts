@@ -209,5 +209,20 @@ describe('applications', () => {
       expect(res.status).toBe(200);
       expect(res.body.pagination.limit).toBe(100);
     });
+
+    it.each([
+      ['page=1&page=2', 'page', 2],
+      ['limit=5&limit=5', 'limit', 2],
+      ['search=a&search=b&search=c', 'search', 3],
+    ])('%s answers 400 naming the repeated %s, not its values', async (query, param, count) => {
+      const res = await listCall('GET', `/applications?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ path: param, message: `must be given once (got ${count} values)` }]);
+    });
+
+    it('ignores a repeated parameter it does not know, as any unknown one', async () => {
+      const res = await listCall('GET', '/applications?foo=1&foo=2');
+      expect(res.status).toBe(200);
+    });
   });
 });

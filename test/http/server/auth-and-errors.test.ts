@@ -85,6 +85,30 @@ describe('authentication and error envelopes', () => {
     expect(res.body.errors).toEqual([{ path: '$', message: expect.stringContaining('required') }]);
   });
 
+  it('a JSON text sent as text/plain answers 415 naming the content type, not "received string"', async () => {
+    const res = await call('POST', '/applications', {
+      raw: JSON.stringify({ name: 'plain' }),
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      success: false,
+      message: expect.stringMatching(/Content-Type "text\/plain;charset=UTF-8".*application\/json/),
+    });
+    expect((await call('GET', '/applications?search=plain')).body.pagination.total).toBe(0);
+  });
+
+  it.each([
+    ['[]', 'an array'],
+    ['null', 'null'],
+    ['"x"', 'a string'],
+    ['1', 'a number'],
+  ])('a JSON body %s answers 400 at $: must be a JSON object, got %s', async (raw, kind) => {
+    const res = await call('PUT', `/applications/${randomUUID()}/monitoring`, { raw });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ path: '$', message: `must be a JSON object, got ${kind}` }]);
+  });
+
   it('a body over MAX_BODY_BYTES answers 413 with the error envelope', async () => {
     const traces = [{ traceId: 'a'.repeat(32), prompt: 'x'.repeat(MAX_BODY_BYTES), response: '' }];
     const res = await call('POST', `/applications/${randomUUID()}/evaluations`, { json: { traces } });

@@ -82,7 +82,9 @@ function parseInput(def: RouteDef, request: FastifyRequest, projectId: string): 
     if (parsed.success) params[key] = parsed.data;
     else errors.push(...toFieldErrors(parsed.error, key));
   }
-  const query = parseWith(def.query, request.query, errors);
+  const queryErrors: FieldError[] = [];
+  const query = parseWith(def.query, request.query, queryErrors);
+  errors.push(...namingRepeats(request.query, queryErrors));
   const body = parseWith(def.body, request.body, errors, 'is required: send a JSON object body');
   if (errors.length > 0) throw validationError(errors);
   return { projectId, params, query, body };
@@ -106,8 +108,38 @@ function parseWith(
     errors.push({ path: formatPath(nul), message: 'must not contain NUL (U+0000) characters' });
     return undefined;
   }
+  // Every body is an object (only bodies have a `missing` message): a JSON array, string or null
+  // is named as such, not with the schema's generic "expected object, received array".
+  if (missing !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    errors.push({ path: '$', message: `must be a JSON object, got ${jsonKind(value)}` });
+    return undefined;
+  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   errors.push(...toFieldErrors(parsed.error));
   return undefined;
+}
+
+/**
+ * A query parameter given twice (`page=1&page=2`) reaches the schema as an array, which it refuses
+ * with a message about the value ("must be an integer >= 1", "expected string, received array")
+ * that misleads: each value may be fine. Such errors are reworded to name the repetition.
+ */
+function namingRepeats(rawQuery: unknown, errors: FieldError[]): FieldError[] {
+  const raw = (rawQuery ?? {}) as Record<string, unknown>;
+  const seen = new Set<string>();
+  return errors.flatMap((error) => {
+    const value = Object.hasOwn(raw, error.path) ? raw[error.path] : undefined;
+    if (!Array.isArray(value)) return [error];
+    if (seen.has(error.path)) return [];
+    seen.add(error.path);
+    return [{ path: error.path, message: `must be given once (got ${value.length} values)` }];
+  });
+}
+
+/** What a JSON value is, for a message: `an array`, `null`, `a string`, ... */
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
 }
