@@ -4,24 +4,26 @@ import { AqmClient } from '@aqm/client';
 import { type FakeLlm, startFakeLlm } from '@aqm/fake-llm';
 import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeSampleCount, readmeSampleMismatches } from './readme-sample.js';
 import { cleanEnv, conversationLines, oneLine, printedTraces, ROOT, runNode } from './run-node.js';
 
-// Each example, and how many model interactions (so traces) one run of it makes.
+// Each example, how many model interactions (so traces) one run of it makes, and how many of
+// them its README shows as sample output.
 const EXAMPLES = [
-  { name: 'express-openai', traces: 3 },
-  { name: 'langchain-agent', traces: 2 },
-  { name: 'vercel-ai', traces: 2 },
-  { name: 'zero-code', traces: 3 },
-  { name: 'existing-otel-setup', traces: 2 },
-  { name: 'nodesdk-openai', traces: 2 },
-  { name: 'otlp-forwarder', traces: 2 },
+  { name: 'express-openai', traces: 3, shown: 1 },
+  { name: 'langchain-agent', traces: 2, shown: 1 },
+  { name: 'vercel-ai', traces: 2, shown: 1 },
+  { name: 'zero-code', traces: 3, shown: 0 },
+  { name: 'existing-otel-setup', traces: 2, shown: 1 },
+  { name: 'nodesdk-openai', traces: 2, shown: 1 },
+  { name: 'otlp-forwarder', traces: 2, shown: 0 },
 ] as const;
 
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = RUN_TIMEOUT_MS + 10_000;
 const METRICS = ['answer_relevance', 'toxicity'];
 
-describe.each(EXAMPLES)('example $name', ({ name, traces }) => {
+describe.each(EXAMPLES)('example $name', ({ name, traces, shown }) => {
   const cwd = join(ROOT, 'examples', name);
 
   it(
@@ -44,6 +46,15 @@ describe.each(EXAMPLES)('example $name', ({ name, traces }) => {
         expect(trace.facts).toMatch(/^success {2}\d+ ms {2}\d+ spans?/);
         // The example's own application has the default metrics on: each trace was scored.
         expect(trace.scores).toMatch(/answer_relevance [\d.]+ (pass|FAIL)/);
+      }
+      // The fake model is deterministic: the README's sample output is what a run prints.
+      expect(readmeSampleCount(cwd)).toBe(shown);
+      expect(readmeSampleMismatches(cwd, run.stdout)).toEqual([]);
+      if (name === 'express-openai') {
+        // example-local-env's README shows this example's output as its own.
+        const localEnv = join(ROOT, 'examples', 'local-env');
+        expect(readmeSampleCount(localEnv)).toBe(1);
+        expect(readmeSampleMismatches(localEnv, run.stdout)).toEqual([]);
       }
     },
     TEST_TIMEOUT_MS,
