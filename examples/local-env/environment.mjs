@@ -25,6 +25,7 @@ export const DEFAULT_MONITORING = {
  * @property {import('@aqm/fake-llm').FakeLlm | undefined} fakeLlm The fake model server, when it runs here.
  * @property {() => Record<string, string>} childEnv The variables a child process needs (AQM_*, OPENAI_*).
  * @property {() => Promise<void>} close Stops what was started here.
+ * @property {Date} startedAt When the run started: what the service recorded since then is this run's.
  */
 
 /**
@@ -49,6 +50,8 @@ export async function startLocalEnvironment(options) {
   if (typeof name !== 'string' || name.trim() === '') {
     throw new TypeError(`Expected \`name\` to be a non-empty string, got ${JSON.stringify(name)}`);
   }
+  // Before any trace of this run: with AQM_APPLICATION_ID, the application may hold earlier ones.
+  const startedAt = new Date();
   const env = process.env;
   /** @type {Array<() => Promise<void>>} */
   const closers = [];
@@ -112,6 +115,7 @@ export async function startLocalEnvironment(options) {
         OPENAI_MODEL: llm.model,
       }),
       close,
+      startedAt,
     };
   } catch (error) {
     await close();

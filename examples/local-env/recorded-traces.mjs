@@ -1,3 +1,5 @@
+import { printableLine, visibleControls } from '@aqm/wire';
+
 /**
  * Text on one line: runs of white space (line breaks too) become one space.
  *
@@ -11,18 +13,21 @@ export function oneLine(text) {
 }
 
 /**
- * Every trace the service holds for the application, read back with `@aqm/client` (the list,
- * then each trace in full for its scores), oldest first.
+ * The traces the service holds for the application, read back with `@aqm/client` (the list,
+ * then each trace in full for its scores), oldest first: all of them, or those started at or
+ * after `since`.
  *
  * @param {import('@aqm/client').AqmClient} client
  * @param {string} applicationId
+ * @param {{ since?: Date }} [options]
  * @returns {Promise<import('@aqm/client').Trace[]>}
  * @example
- * const traces = await readRecordedTraces(env.client, env.aqm.applicationId);
+ * const traces = await readRecordedTraces(env.client, env.aqm.applicationId, { since: env.startedAt });
  */
-export async function readRecordedTraces(client, applicationId) {
+export async function readRecordedTraces(client, applicationId, { since } = {}) {
+  const query = since === undefined ? { limit: 100 } : { limit: 100, start: since.toISOString() };
   const traces = [];
-  for await (const summary of client.traces.iterate(applicationId, { limit: 100 })) {
+  for await (const summary of client.traces.iterate(applicationId, query)) {
     traces.push(await client.traces.get(applicationId, summary.traceId));
   }
   // The list is newest first; a run reads better in the order it happened.
@@ -53,17 +58,21 @@ export function formatTrace(trace) {
   const scores = trace.evaluationResults
     .map((result) => `${result.metric} ${result.score} ${result.passed ? 'pass' : 'FAIL'}`)
     .join(', ');
+  // The prompt, the response, the model and the session come from the app's end users and its
+  // model: a control character in them is shown as \uXXXX instead of steering the terminal.
   return [
-    `trace ${trace.traceId}  ${facts.join('  ')}`,
-    `  prompt:   ${oneLine(trace.prompt)}`,
-    `  response: ${oneLine(trace.response)}`,
+    `trace ${trace.traceId}  ${printableLine(facts.join('  '))}`,
+    `  prompt:   ${visibleControls(oneLine(trace.prompt))}`,
+    `  response: ${visibleControls(oneLine(trace.response))}`,
     `  scores:   ${scores === '' ? '(no metrics configured)' : scores}`,
   ].join('\n');
 }
 
 /**
- * Reads back what the service recorded for the example's application and prints it. Fails when
- * fewer traces arrived than the example produced, so a broken pipeline cannot look like success.
+ * Reads back what the service recorded for the example's application during this run (traces
+ * started since `env.startedAt`; an application given by `AQM_APPLICATION_ID` may hold earlier
+ * ones) and prints it. Fails when fewer traces arrived than the example produced, so a broken
+ * pipeline cannot look like success, on a second run against the same application too.
  *
  * @param {import('./environment.mjs').LocalEnvironment} env
  * @param {{ expectedTraces: number }} options How many traces the example produced.
@@ -77,7 +86,7 @@ export async function printRecordedTraces(env, { expectedTraces }) {
       `Expected \`expectedTraces\` to be a positive integer, got ${JSON.stringify(expectedTraces)}`,
     );
   }
-  const traces = await readRecordedTraces(env.client, env.aqm.applicationId);
+  const traces = await readRecordedTraces(env.client, env.aqm.applicationId, { since: env.startedAt });
   console.log(
     `\nThe service recorded ${traces.length} trace${traces.length === 1 ? '' : 's'} for application ${env.aqm.applicationId}:\n`,
   );

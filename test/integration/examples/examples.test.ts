@@ -122,6 +122,36 @@ describe.each(EXAMPLES)('example $name', ({ name, traces, shown }) => {
       },
       TEST_TIMEOUT_MS,
     );
+
+    it(
+      'run again against the same application, prints only the traces of that run',
+      async () => {
+        const before = (await client.traces.list(applicationId, { limit: 100 })).data.map((t) => t.traceId);
+        const run = await runNode('main.mjs', {
+          cwd,
+          env: cleanEnv({
+            AQM_BASE_URL: server.url,
+            AQM_API_KEY: apiKey,
+            AQM_APPLICATION_ID: applicationId,
+            OPENAI_BASE_URL: llm.url,
+            OPENAI_API_KEY: 'test-key',
+          }),
+          timeoutMs: RUN_TIMEOUT_MS,
+        });
+        expect(run.stderr).toBe('');
+        expect(run.code).toBe(0);
+        const after = (await client.traces.list(applicationId, { limit: 100 })).data.map((t) => t.traceId);
+        const added = after.filter((id) => !before.includes(id));
+        expect(added).toHaveLength(traces);
+        expect(run.stdout).toContain(`The service recorded ${traces} traces`);
+        expect(
+          printedTraces(run.stdout)
+            .map((t) => t.traceId)
+            .sort(),
+        ).toEqual(added.sort());
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 });
 
