@@ -66,7 +66,8 @@ export const COMBOS = [
   {
     // Zero-code with LangChain's OpenAI chat model: the chain's trace and the `openai` call in one.
     name: 'auto-langchain-openai',
-    install: ['@aqm/auto', 'openai', '@langchain/core', '@langchain/openai', '@aqm/fake-llm'],
+    // @langchain/openai 1.5.8: the last release for Node 20 (later ones ask for Node 22).
+    install: ['@aqm/auto', 'openai', '@langchain/core', '@langchain/openai@1.5.8', '@aqm/fake-llm'],
     apps: [
       { file: 'chain.mjs', nodeArgs: ['--import', '@aqm/auto/register'] },
       { file: 'chain.cjs', nodeArgs: ['--require', '@aqm/auto/register'] },
