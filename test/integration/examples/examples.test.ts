@@ -81,20 +81,25 @@ describe.each(EXAMPLES)('example $name', ({ name, traces, shown }) => {
       await server?.close();
     });
 
+    /** Runs the example's main.mjs against the service and the model this test started. */
+    function runExample() {
+      return runNode('main.mjs', {
+        cwd,
+        env: cleanEnv({
+          AQM_BASE_URL: server.url,
+          AQM_API_KEY: apiKey,
+          AQM_APPLICATION_ID: applicationId,
+          OPENAI_BASE_URL: llm.url,
+          OPENAI_API_KEY: 'test-key',
+        }),
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+    }
+
     it(
       'prints exactly what the service stored, read back with @aqm/client',
       async () => {
-        const run = await runNode('main.mjs', {
-          cwd,
-          env: cleanEnv({
-            AQM_BASE_URL: server.url,
-            AQM_API_KEY: apiKey,
-            AQM_APPLICATION_ID: applicationId,
-            OPENAI_BASE_URL: llm.url,
-            OPENAI_API_KEY: 'test-key',
-          }),
-          timeoutMs: RUN_TIMEOUT_MS,
-        });
+        const run = await runExample();
         expect(run.stderr).toBe('');
         expect(run.code).toBe(0);
         expect(run.stdout).toContain(`service at ${server.url}, application ${applicationId}`);
@@ -127,17 +132,7 @@ describe.each(EXAMPLES)('example $name', ({ name, traces, shown }) => {
       'run again against the same application, prints only the traces of that run',
       async () => {
         const before = (await client.traces.list(applicationId, { limit: 100 })).data.map((t) => t.traceId);
-        const run = await runNode('main.mjs', {
-          cwd,
-          env: cleanEnv({
-            AQM_BASE_URL: server.url,
-            AQM_API_KEY: apiKey,
-            AQM_APPLICATION_ID: applicationId,
-            OPENAI_BASE_URL: llm.url,
-            OPENAI_API_KEY: 'test-key',
-          }),
-          timeoutMs: RUN_TIMEOUT_MS,
-        });
+        const run = await runExample();
         expect(run.stderr).toBe('');
         expect(run.code).toBe(0);
         const after = (await client.traces.list(applicationId, { limit: 100 })).data.map((t) => t.traceId);
