@@ -55,7 +55,7 @@ export function formatTrace(trace) {
     tokens > 0 ? `${tokens} tokens` : undefined,
     trace.sessionId === undefined ? undefined : `session ${trace.sessionId}`,
   ].filter((fact) => fact !== undefined);
-  const scores = trace.evaluationResults
+  const scores = (trace.evaluationResults ?? [])
     .map((result) => `${result.metric} ${result.score} ${result.passed ? 'pass' : 'FAIL'}`)
     .join(', ');
   // The prompt, the response, the model and the session come from the app's end users and its

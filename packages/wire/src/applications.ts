@@ -17,7 +17,8 @@ export type Application = z.infer<typeof applicationSchema>;
 
 /** The single-application read: the application plus its monitoring (with `logLocation`) and guardrails. */
 export const applicationDetailSchema = applicationSchema.extend({
-  monitoring: monitoringConfigSchema.extend({ logLocation: z.string() }),
+  // The spec says the read "may also contain" it: this service always sends it, the real one may not.
+  monitoring: monitoringConfigSchema.extend({ logLocation: z.string().optional() }),
   guardrails: guardrailsConfigSchema,
 });
 /** `GET /applications/{id}` data: the application with its monitoring (plus `logLocation`) and guardrails. */

@@ -164,7 +164,9 @@ export type TraceSummary = z.infer<typeof traceSummarySchema>;
  */
 export const traceSchema = traceSummarySchema.extend({
   spans: z.array(spanSchema),
-  evaluationResults: z.array(evaluationResultSchema),
+  // The spec gives it "when evaluations exist for the trace": this service always sends it ([] when
+  // none), but a client of the real service must not count on it.
+  evaluationResults: z.array(evaluationResultSchema).optional(),
   errorMessage: z.string().optional(),
   model: z.string().optional(),
   provider: z.string().optional(),

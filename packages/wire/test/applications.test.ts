@@ -26,9 +26,11 @@ describe('applicationSchema and applicationDetailSchema', () => {
     expect(rejected(applicationSchema, withoutUpdatedAt).map((e) => e.path)).toEqual(['updatedAt']);
   });
 
-  it('require logLocation, monitoring and guardrails in the single read', () => {
+  it('require monitoring and guardrails in the single read; logLocation only "may" be there (spec)', () => {
     const errors = rejected(applicationDetailSchema, { ...application(), monitoring: monitoringConfig() });
-    expect(errors.map((e) => e.path)).toEqual(['monitoring.logLocation', 'guardrails']);
+    expect(errors.map((e) => e.path)).toEqual(['guardrails']);
+    const withoutMonitoring = { ...application(), guardrails: guardrailsConfig() };
+    expect(rejected(applicationDetailSchema, withoutMonitoring).map((e) => e.path)).toEqual(['monitoring']);
   });
 
   it('pick id, name, description and updatedAt for the PATCH response', () => {

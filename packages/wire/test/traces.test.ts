@@ -205,8 +205,8 @@ describe('response shapes', () => {
     expect(accepted(traceSchema, trace)).toEqual(trace);
   });
 
-  it('require spans and evaluationResults on the single read', () => {
-    expect(rejected(traceSchema, summary()).map((e) => e.path)).toEqual(['spans', 'evaluationResults']);
+  it('require spans on the single read; evaluationResults only "when evaluations exist" (spec)', () => {
+    expect(rejected(traceSchema, summary()).map((e) => e.path)).toEqual(['spans']);
   });
 
   it('reject a trace status outside success, error', () => {

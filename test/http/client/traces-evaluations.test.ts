@@ -95,8 +95,8 @@ describe('client.evaluations and client.traces', () => {
         events: [{ name: 'first-token', time: iso(span.events![0]!.time) }],
       },
     ]);
-    expect(trace.evaluationResults.map((r) => r.metric).sort()).toEqual([...METRICS].sort());
-    for (const result of trace.evaluationResults) expect(result.traceId).toBe(first.traceId);
+    expect((trace.evaluationResults ?? []).map((r) => r.metric).sort()).toEqual([...METRICS].sort());
+    for (const result of trace.evaluationResults ?? []) expect(result.traceId).toBe(first.traceId);
   });
 
   it('traces.list answers a page newest first by startTime, with pagination', async () => {

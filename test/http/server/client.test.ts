@@ -43,7 +43,7 @@ describe('@aqm/client against the local service', () => {
       traceIds: [trace.traceId],
     });
     const read = await client.traces.get(app.id, trace.traceId);
-    expect(read.evaluationResults.map((r) => r.metric)).toEqual([metric?.name]);
+    expect((read.evaluationResults ?? []).map((r) => r.metric)).toEqual([metric?.name]);
     const page = await client.traces.list(app.id);
     expect(page.data.map((t) => t.traceId)).toEqual([trace.traceId]);
     const records = await client.guardrails.evaluations.list(app.id, {

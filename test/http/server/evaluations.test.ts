@@ -71,20 +71,20 @@ describe('trace submission and results', () => {
       metadata: t.metadata,
       spans: [span],
     });
-    expect(trace.evaluationResults.map((r) => r.metric)).toEqual(metricNames);
-    for (const r of trace.evaluationResults) {
+    expect((trace.evaluationResults ?? []).map((r) => r.metric)).toEqual(metricNames);
+    for (const r of trace.evaluationResults ?? []) {
       expect(r.traceId).toBe(t.traceId);
       expect(r.score).toBeGreaterThanOrEqual(0);
       expect(r.score).toBeLessThanOrEqual(1);
       if (r.threshold !== undefined) expect(r.passed).toBe(r.score >= r.threshold);
     }
-    expect(trace.evaluationResults[0]?.threshold).toBe(0.3);
+    expect((trace.evaluationResults ?? [])[0]?.threshold).toBe(0.3);
 
     const listed = await call('GET', `/applications/${id}/evaluations?traceId=${t.traceId}&limit=100`);
     expect(listed.body.pagination.total).toBe(metricNames.length);
     const results = listed.body.data.map((r: unknown) => evaluationResultSchema.parse(r));
     expect(results.map((r: { id: string }) => r.id).sort()).toEqual(
-      trace.evaluationResults.map((r) => r.id).sort(),
+      (trace.evaluationResults ?? []).map((r) => r.id).sort(),
     );
   });
 
@@ -100,7 +100,7 @@ describe('trace submission and results', () => {
     const read = (await call('GET', `/applications/${id}/traces/${t.traceId}`)).body.data;
     expect(read).toMatchObject({ prompt: 'second version', status: 'error' });
     expect(read.evaluationResults).toHaveLength(metricNames.length);
-    expect(read.evaluationResults.map((r: { id: string }) => r.id)).not.toEqual(
+    expect((read.evaluationResults ?? []).map((r: { id: string }) => r.id)).not.toEqual(
       expect.arrayContaining(firstIds),
     );
     const list = await call('GET', `/applications/${id}/traces`);

@@ -117,8 +117,8 @@ describe.each(EXAMPLES)('example $name', ({ name, traces, shown }) => {
           expect(shown, `trace ${trace.traceId} printed`).toBeDefined();
           expect(shown?.prompt).toBe(oneLine(trace.prompt));
           expect(shown?.response).toBe(oneLine(trace.response));
-          expect(trace.evaluationResults.map((r) => r.metric).sort()).toEqual([...METRICS].sort());
-          for (const result of trace.evaluationResults) {
+          expect((trace.evaluationResults ?? []).map((r) => r.metric).sort()).toEqual([...METRICS].sort());
+          for (const result of trace.evaluationResults ?? []) {
             expect(shown?.scores).toContain(
               `${result.metric} ${result.score} ${result.passed ? 'pass' : 'FAIL'}`,
             );

@@ -131,7 +131,7 @@ export function registerTracesCommands(program: Command, session: Session): void
         );
       }
       out.line();
-      printResults(out, trace.evaluationResults, false);
+      printResults(out, trace.evaluationResults ?? [], false);
     });
 
   traces

@@ -103,7 +103,7 @@ async function showTrace(
   guardrails: GuardrailEvaluationSummary[],
 ): Promise<void> {
   const detail = await o.client.traces.get(o.applicationId, trace.traceId, o.requestOptions);
-  const item: TailedTrace = { trace, evaluationResults: detail.evaluationResults, guardrails };
+  const item: TailedTrace = { trace, evaluationResults: detail.evaluationResults ?? [], guardrails };
   if (o.output.json) {
     o.output.line(JSON.stringify({ ...trace, evaluationResults: item.evaluationResults, guardrails }));
   } else {
