@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, type RouteName } from '@aqm/wire';
+import { MAX_BODY_BYTES, type RouteName, receiveTimeouts } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiKeyRing } from './auth.js';
 import {
@@ -48,7 +48,7 @@ export function createService(options: AppOptions): Service {
     clientErrorHandler: answerClientError,
     // fastify's default (0) lets a client hold a socket forever by never finishing its body
     // (slowloris); Node answers 408 past this (through answerClientError), checking every second.
-    ...requestTimeouts(checked.requestTimeoutMs),
+    ...receiveTimeouts(checked.requestTimeoutMs),
   });
   app.setErrorHandler(handleError);
   parseJsonBodiesWithReasons(app);
@@ -98,25 +98,6 @@ export function createService(options: AppOptions): Service {
  */
 export function buildApp(options: AppOptions): FastifyInstance {
   return createService(options).app;
-}
-
-/**
- * fastify and Node options that bound the time to receive one request: head and body within
- * `ms`. Node checks open requests every `connectionsCheckingInterval` (30 s by default), so a
- * shorter timeout is checked as often as it lasts, and at least every second.
- */
-export function requestTimeouts(ms: number): {
-  requestTimeout: number;
-  http: { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number };
-} {
-  return {
-    requestTimeout: ms,
-    http: {
-      requestTimeout: ms,
-      headersTimeout: Math.min(ms, 60_000),
-      connectionsCheckingInterval: Math.min(ms, 1000),
-    },
-  };
 }
 
 function routeNameOf(request: FastifyRequest): RouteName | undefined {

@@ -1,7 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FieldError } from '@aqm/wire';
-import { MAX_BODY_BYTES } from '@aqm/wire';
+import { answerOnSocket, clientErrorStatus, MAX_BODY_BYTES, nonUtf8Charset } from '@aqm/wire';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /** An error that answers with a status and the spec's error envelope (plus `errors[]` for 400). */
@@ -94,38 +93,24 @@ function toHttpError(error: FastifyError | Error, contentType: string | undefine
  * every other answer; fastify's default writes `{"error": ...}`.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  // A reset connection has nobody to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  let answer: HttpError;
-  if (error.code === 'HPE_HEADER_OVERFLOW') {
-    answer = new HttpError(431, 'Request header fields are larger than the limit of 16 KiB');
-  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    answer = new HttpError(408, 'The request was not received in time');
-  } else {
-    answer = validationError([{ path: '$', message: 'is not a well-formed HTTP request' }]);
-  }
-  const body = JSON.stringify(answer.toBody());
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
+  const status = clientErrorStatus(error, socket);
+  if (status === undefined) return;
+  const answer =
+    status === 431
+      ? new HttpError(431, 'Request header fields are larger than the limit of 16 KiB')
+      : status === 408
+        ? new HttpError(408, 'The request was not received in time')
+        : validationError([{ path: '$', message: 'is not a well-formed HTTP request' }]);
+  answerOnSocket(socket, error, status, 'application/json; charset=utf-8', JSON.stringify(answer.toBody()));
 }
-
-/** The charsets a JSON body may declare; the body is read as UTF-8 (ASCII is a subset). */
-const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /**
  * The `preParsing` check of a body's declared charset: JSON is read as UTF-8 (RFC 8259), so a
  * body declared in another charset (`charset=utf-16`) is refused with 415 rather than misread.
  */
 export function checkBodyCharset(request: FastifyRequest): void {
-  const contentType = request.headers['content-type'];
-  if (contentType === undefined) return;
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType)?.[1]?.toLowerCase();
-  if (charset === undefined || UTF8_CHARSETS.has(charset)) return;
+  const charset = nonUtf8Charset(request.headers['content-type']);
+  if (charset === undefined) return;
   throw new HttpError(
     415,
     `Unsupported charset ${JSON.stringify(charset)}: send JSON bodies as UTF-8 (Content-Type: application/json; charset=utf-8)`,

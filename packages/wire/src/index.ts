@@ -90,6 +90,7 @@ export {
   validatorCatalogEntrySchema,
   validatorSchema,
 } from './guardrails.js';
+export { answerOnSocket, clientErrorStatus, nonUtf8Charset, receiveTimeouts } from './http-receiving.js';
 export { type JsonPath, pathNestedDeeperThan, pathWithNul, pathWithPrototypeKey } from './json-walk.js';
 export {
   MAX_ATTRIBUTE_DEPTH,

@@ -1,3 +1,4 @@
+import { nonUtf8Charset, receiveTimeouts } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { IngestResult } from '../ingest.js';
 import {
@@ -37,15 +38,6 @@ const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';
 const INGEST_PATHS = new Set(['/v1/traces', '/v1/logs']);
 
-/** The charsets a body may declare: JSON is read as UTF-8 (ASCII is a subset); protobuf has none. */
-const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
-
-/** The declared `charset` parameter of a Content-Type, lower case, or undefined. */
-function charsetOf(contentType: string | undefined): string | undefined {
-  if (contentType === undefined) return undefined;
-  return /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType)?.[1]?.toLowerCase();
-}
-
 function formatOf(request: FastifyRequest): OtlpFormat {
   const type = request.headers['content-type'];
   return typeof type === 'string' && type.toLowerCase().startsWith(JSON_TYPE) ? 'json' : 'protobuf';
@@ -78,15 +70,8 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
     logger: false,
     bodyLimit: handlers.maxBodyBytes,
     return503OnClosing: true,
-    // fastify's default (0) lets a sender hold a socket forever by never finishing its body
-    // (slowloris). Node checks open requests every connectionsCheckingInterval (30 s by default):
-    // at least every second here, and as often as a shorter timeout lasts.
-    requestTimeout: handlers.receiveTimeoutMs,
-    http: {
-      requestTimeout: handlers.receiveTimeoutMs,
-      headersTimeout: Math.min(handlers.receiveTimeoutMs, 60_000),
-      connectionsCheckingInterval: Math.min(handlers.receiveTimeoutMs, 1000),
-    },
+    // A sender that never finishes its request (slowloris) gets 408 through answerClientError.
+    ...receiveTimeouts(handlers.receiveTimeoutMs),
     clientErrorHandler: answerClientError,
   });
   app.removeAllContentTypeParsers();
@@ -103,8 +88,8 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       );
       return;
     }
-    const charset = charsetOf(request.headers['content-type']);
-    if (charset !== undefined && !UTF8_CHARSETS.has(charset)) {
+    const charset = nonUtf8Charset(request.headers['content-type']);
+    if (charset !== undefined) {
       payload.resume();
       done(
         new ForwarderHttpError(
