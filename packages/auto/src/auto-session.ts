@@ -1,10 +1,10 @@
 import { AqmClient } from '@aqm/client';
 import { AqmLogRecordProcessor, type AqmOtelOptions, AqmSpanProcessor, registerAqm } from '@aqm/otel';
+import { installExitFlush } from '@aqm/otel/pipeline';
 import { DiagConsoleLogger, diag, trace } from '@opentelemetry/api';
 import { LoggerProvider } from '@opentelemetry/sdk-logs';
 import { type ResolvedApplication, resolveApplication } from './application/resolve-application.js';
 import type { AutoConfig } from './config/env-config.js';
-import { installExitFlush } from './exit/exit-flush.js';
 import { registerEsmLoaderHook } from './instrumentation/esm-loader-hook.js';
 import { attachLangChainHandler } from './instrumentation/langchain-handler.js';
 import { enableLlmInstrumentations } from './instrumentation/llm-instrumentations.js';
@@ -196,7 +196,8 @@ export class AutoSession {
 
   /** Adds a processor to the registered provider (`registerAqm` does it) and routes content logs to it. */
   #adoptRegisteredProvider(): void {
-    const registration = registerAqm({ ...this.#processorOptions, logs: false });
+    // The session's own exit flush covers this processor too: not a second one from registerAqm.
+    const registration = registerAqm({ ...this.#processorOptions, logs: false, flushOnExit: false });
     if (registration.tracing === 'not-attached') {
       warn(
         "the app's tracer provider does not let span processors be added, so no LLM trace is sent. " +

@@ -1,8 +1,8 @@
 /**
  * The pipeline behind {@link AqmSpanProcessor} and {@link AqmSpanExporter}, for other ingest paths
  * of this toolkit (`@aqm/forwarder` feeds it spans decoded from OTLP): assembly, mapping, masking,
- * sampling, the bounded queue and the sender, exactly as in-process. Not for apps: they use the
- * processor or the exporter.
+ * sampling, the bounded queue and the sender, exactly as in-process; and the exit flush
+ * `registerAqm()` and `@aqm/auto` install. Not for apps: they use the processor or the exporter.
  * @packageDocumentation
  */
 
@@ -13,3 +13,4 @@ export { noteContentLogRecord } from './mapping/content-loss.js';
 export type { LlmLogRecord } from './mapping/llm-log-record.js';
 export { type AqmOtelOptions, type ResolvedOptions, resolveOptions } from './options.js';
 export type { ReadableSpan, SpanAttributes, TimedEvent } from './sdk-types.js';
+export { type ExitFlushSettings, type ExitProcess, installExitFlush } from './setup/exit-flush.js';

@@ -13,7 +13,7 @@ import { booleanOption } from './option-checks.js';
 import { type AqmOtelOptions, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './options.js';
 import { AqmSpanProcessor } from './processor.js';
 import type { SpanProcessor } from './sdk-types.js';
-import { flushBeforeExit } from './setup/flush-before-exit.js';
+import { installExitFlush } from './setup/exit-flush.js';
 
 /** Options of {@link registerAqm}: the processor's options, and whether to set up log records. */
 export interface RegisterAqmOptions extends AqmOtelOptions {
@@ -207,7 +207,17 @@ export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
   const tracing = existing === undefined ? createTracing(processor) : attach(existing, processor);
   const logSetup: { setup: LogsSetup; undo?: Undo } = withLogs ? setUpLogs(processor) : { setup: 'disabled' };
   const removeExitFlush = withExitFlush
-    ? flushBeforeExit(processor, processorOptions.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
+    ? installExitFlush({
+        flush: () => processor.forceFlush(),
+        shutdown: () => processor.shutdown(),
+        hasPending: () => {
+          const { queuedTraces, openTraces } = processor.stats();
+          return queuedTraces + openTraces > 0;
+        },
+        timeoutMs: processorOptions.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        // Called from the app's own code: SIGTERM and SIGINT are the app's to handle.
+        signals: false,
+      })
     : () => {};
   let done: Promise<void> | undefined;
   return {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ExitProcess, installExitFlush } from '../src/exit/exit-flush.js';
+import { type ExitProcess, installExitFlush } from '../src/setup/exit-flush.js';
 
 /** A process stand-in: real listeners, and `kill` recorded instead of sent. */
 class FakeProcess extends EventEmitter {
@@ -173,5 +173,23 @@ describe('installExitFlush', () => {
   it('uninstall removes every listener it added', () => {
     uninstall();
     expect(proc.eventNames()).toEqual([]);
+  });
+
+  it('with signals: false (registerAqm), leaves SIGINT and SIGTERM to the app and still flushes at beforeExit', async () => {
+    uninstall();
+    uninstall = installExitFlush({
+      flush: flush.run,
+      shutdown: shutdown.run,
+      hasPending: () => pending,
+      timeoutMs: 5000,
+      signals: false,
+      process: proc.asProcess,
+    });
+    expect(proc.eventNames()).toEqual(['beforeExit']);
+    proc.emit('beforeExit', 0);
+    expect(flush.run).toHaveBeenCalledTimes(1);
+    flush.finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(shutdown.run).not.toHaveBeenCalled();
   });
 });

@@ -13,8 +13,13 @@ export interface ExitFlushSettings {
   shutdown(): Promise<void>;
   /** Whether any trace is held (open or queued): only then is there anything to flush. */
   hasPending(): boolean;
-  /** Longest a flush may hold the process (`AQM_FLUSH_TIMEOUT_MS`). */
+  /** Longest a flush may hold the process (`AQM_FLUSH_TIMEOUT_MS`, or `shutdownTimeoutMs`). */
   timeoutMs: number;
+  /**
+   * Also act on `SIGINT`/`SIGTERM` (`@aqm/auto`, which owns the app's start). `false` for
+   * `registerAqm()`, called from the app's own code: its signals are the app's. Default `true`.
+   */
+  signals?: boolean;
   process?: ExitProcess;
 }
 
@@ -41,7 +46,7 @@ function within(work: Promise<void>, ms: number): Promise<boolean> {
  *   stops tracing: it only flushes, and does nothing when nothing is held. A flush that outlasts
  *   the bound shuts tracing down instead, so that pending retries never hold a process that is
  *   ending.
- * - `SIGINT`/`SIGTERM` when the app has no listener of its own: `shutdown()` within the bound, then
+ * - With `signals` (the default), `SIGINT`/`SIGTERM` when the app has no listener of its own: `shutdown()` within the bound, then
  *   our listener is removed and the signal raised again, so the process ends by that signal, as it
  *   would have without us. A second signal while flushing ends it at once.
  * - `SIGINT`/`SIGTERM` when the app listens too: only a flush (the app's listener runs and decides
@@ -113,6 +118,6 @@ export function installExitFlush(settings: ExitFlushSettings): () => void {
   }
 
   proc.on('beforeExit', onBeforeExit);
-  for (const signal of FLUSH_SIGNALS) proc.on(signal, onSignal);
+  if (settings.signals !== false) for (const signal of FLUSH_SIGNALS) proc.on(signal, onSignal);
   return uninstall;
 }
