@@ -31,6 +31,7 @@ export type {
   Widget,
   WidgetDataItem,
 } from '@aqm/wire';
+export { applicationRoutesMissing } from './application-routes.js';
 export { normalizeBaseUrl } from './base-url.js';
 export { AqmClient } from './client.js';
 export type { DateInput } from './dates.js';

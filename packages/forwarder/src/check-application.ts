@@ -1,20 +1,10 @@
-import type { AqmClient } from '@aqm/client';
+import { type AqmClient, applicationRoutesMissing } from '@aqm/client';
 import type { DiagLogger } from '@opentelemetry/api';
 import { explain } from './find-application.js';
 
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === 'number' ? status : undefined;
-}
-
-/** Whether the application list answers 404 too: that route always exists, so the base URL lacks its prefix. */
-async function routesMissing(client: AqmClient, signal: AbortSignal): Promise<boolean> {
-  try {
-    await client.applications.list({ limit: 1 }, { signal });
-    return false;
-  } catch (error) {
-    return statusOf(error) === 404;
-  }
 }
 
 /**
@@ -39,7 +29,7 @@ export async function checkApplicationId(
   } catch (error) {
     if (signal.aborted) return;
     const status = statusOf(error);
-    if (status === 404 && !(await routesMissing(client, signal))) {
+    if (status === 404 && !(await applicationRoutesMissing(client, { signal }))) {
       logger.error(
         `The service does not know application ${applicationId} (AQM_APPLICATION_ID or --application-id), ` +
           'or the key cannot access it (404): its traces will not be delivered until that is fixed',

@@ -1,4 +1,9 @@
-import { ApplicationFindOrCreateError, type ApplicationsFinder, findOrCreateApplication } from '@aqm/client';
+import {
+  ApplicationFindOrCreateError,
+  type ApplicationsFinder,
+  applicationRoutesMissing,
+  findOrCreateApplication,
+} from '@aqm/client';
 import type { ApplicationRef } from '../config/env-config.js';
 
 /** Per-call options of the client: the lookup is aborted when `startAuto`'s handle shuts down. */
@@ -77,19 +82,6 @@ async function findOrCreate(client: ApplicationsApi, name: string, options: Call
   }
 }
 
-/**
- * Whether the application list answers 404 too: that route always exists, so the base URL lacks
- * the path prefix, and blaming the id would send the user to fix the wrong variable.
- */
-async function routesMissing(client: ApplicationsApi, options: CallOptions): Promise<boolean> {
-  try {
-    for await (const _ of client.applications.iterate({ limit: 1 }, options)) break;
-    return false;
-  } catch (error) {
-    return statusOf(error) === 404;
-  }
-}
-
 async function check(
   client: ApplicationsApi,
   id: string,
@@ -102,7 +94,7 @@ async function check(
     const status = statusOf(error);
     if (status === 404) {
       throw new ApplicationLookupError(
-        (await routesMissing(client, options))
+        (await applicationRoutesMissing(client, options))
           ? explainMissingRoute(error, `checking application ${id}`)
           : `The service does not know application ${id} (AQM_APPLICATION_ID), or AQM_API_KEY cannot access it (404)`,
       );
