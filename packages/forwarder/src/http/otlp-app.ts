@@ -36,7 +36,20 @@ export interface OtlpAppHandlers {
 
 const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';
-const INGEST_PATHS = new Set(['/v1/traces', '/v1/logs']);
+const INGEST_ROUTES = new Set(['POST /v1/traces', 'POST /v1/logs']);
+/** Routes open without a token: they carry no trace content. Every other request needs one. */
+const OPEN_ROUTES = new Set(
+  ['/healthz', '/readyz', '/metrics'].flatMap((url) => [`GET ${url}`, `HEAD ${url}`]),
+);
+
+/**
+ * The route fastify matched (after decoding the path), e.g. `POST /v1/traces`; `undefined` when
+ * none did. Decisions are made on it, never on the raw URL, which `/v1/%74races` spells otherwise.
+ */
+function matchedRoute(request: FastifyRequest): string | undefined {
+  const url = request.routeOptions.url;
+  return url === undefined ? undefined : `${request.method} ${url}`;
+}
 
 function formatOf(request: FastifyRequest): OtlpFormat {
   const type = request.headers['content-type'];
@@ -108,8 +121,9 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (request.method !== 'POST' || !INGEST_PATHS.has(path)) return;
+    const route = matchedRoute(request);
+    if (route !== undefined && OPEN_ROUTES.has(route)) return;
+    // Unmatched paths too: a sender without a token learns nothing of which routes exist.
     const format = formatOf(request);
     if (!handlers.tokens.accepts(request.headers)) {
       reply.header('www-authenticate', 'Bearer');
@@ -120,6 +134,7 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
         'Missing or unknown ingest token: send `Authorization: Bearer <token>`',
       );
     }
+    if (route === undefined || !INGEST_ROUTES.has(route)) return;
     if (handlers.queueFull()) {
       handlers.countQueueFull();
       reply.header('retry-after', String(handlers.retryAfterSeconds));
