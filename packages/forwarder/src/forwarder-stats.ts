@@ -7,6 +7,12 @@ export interface ForwarderStats extends IngestCounters {
   responses: Record<string, number>;
   /** Requests answered 503 because the queue was full. */
   refusedQueueFull: number;
+  /** Bytes of request bodies being received now (inflated), over all requests. */
+  bodyBytesInFlight: number;
+  /** The most bytes of request bodies received at once so far (at most `maxBodyBytesInFlight`). */
+  bodyBytesInFlightPeak: number;
+  /** Requests answered 503 because `maxBodyBytesInFlight` was reached. */
+  refusedBodyBytesInFlight: number;
   /** Root spans waiting out `rootGraceMs` before they complete their trace. */
   heldRoots: number;
   /** Applications with a pipeline (1 unless `applicationFromResource`). */
@@ -84,6 +90,24 @@ export function prometheusText(stats: ForwarderStats): string {
       'Requests answered 503 because the queue was full.',
       'counter',
       [['', stats.refusedQueueFull]],
+    ),
+    line(
+      'aqm_forwarder_requests_refused_body_bytes_in_flight_total',
+      'Requests answered 503 because the bodies being received reached maxBodyBytesInFlight.',
+      'counter',
+      [['', stats.refusedBodyBytesInFlight]],
+    ),
+    line(
+      'aqm_forwarder_body_bytes_in_flight',
+      'Bytes of request bodies being received (inflated), over all requests.',
+      'gauge',
+      [['', stats.bodyBytesInFlight]],
+    ),
+    line(
+      'aqm_forwarder_body_bytes_in_flight_peak',
+      'The most bytes of request bodies received at once since start.',
+      'gauge',
+      [['', stats.bodyBytesInFlightPeak]],
     ),
     line('aqm_forwarder_traces_exported_total', 'Traces the service accepted.', 'counter', [
       ['', p.exportedTraces],

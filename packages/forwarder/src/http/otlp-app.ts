@@ -9,6 +9,7 @@ import {
   type OtlpFormat,
   type OtlpSignal,
 } from '../otlp/otlp-codec.js';
+import type { BodyBudget } from './body-budget.js';
 import { answerClientError } from './client-error.js';
 import { ForwarderHttpError, rpcCodeOf } from './http-error.js';
 import type { IngestTokens } from './ingest-auth.js';
@@ -18,6 +19,8 @@ import { readBody } from './read-body.js';
 export interface OtlpAppHandlers {
   tokens: IngestTokens;
   maxBodyBytes: number;
+  /** The bytes of bodies being received, over all requests, and their bound. */
+  bodyBudget: BodyBudget;
   retryAfterSeconds: number;
   /** Longest time to receive one request (head and body); past it Node answers 408. */
   receiveTimeoutMs: number;
@@ -114,7 +117,12 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       return;
     }
     const encoding = request.headers['content-encoding'];
-    readBody(payload, typeof encoding === 'string' ? encoding : undefined, handlers.maxBodyBytes).then(
+    readBody(
+      payload,
+      typeof encoding === 'string' ? encoding : undefined,
+      handlers.maxBodyBytes,
+      handlers.bodyBudget.open(),
+    ).then(
       (body) => done(null, body),
       (error: Error) => done(error, undefined),
     );
