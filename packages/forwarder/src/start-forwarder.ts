@@ -78,6 +78,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   const feed = new PipelineFeed(roots);
   const ingest = new OtlpIngest(router, feed);
   const responses: Record<string, number> = {};
+  const responsesBeforeRouting: Record<string, number> = {};
   let refusedQueueFull = 0;
   const bodyBudget = new BodyBudget(resolved.maxBodyBytesInFlight, resolved.retryAfterSeconds);
   let closing: Promise<void> | undefined;
@@ -87,6 +88,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     return {
       ...ingest.counters,
       responses: { ...responses },
+      responsesBeforeRouting: { ...responsesBeforeRouting },
       refusedQueueFull,
       bodyBytesInFlight: bodyBudget.inFlight,
       bodyBytesInFlightPeak: bodyBudget.peak,
@@ -116,6 +118,9 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     // Keys are bounded: a fixed set of routes ('other' for unknown paths) times the status codes used.
     countResponse: (key) => {
       responses[key] = (responses[key] ?? 0) + 1;
+    },
+    countResponseBeforeRouting: (status) => {
+      responsesBeforeRouting[status] = (responsesBeforeRouting[status] ?? 0) + 1;
     },
     countQueueFull: () => {
       refusedQueueFull += 1;

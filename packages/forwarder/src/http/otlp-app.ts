@@ -32,6 +32,8 @@ export interface OtlpAppHandlers {
   ready(): boolean;
   /** Counts an answer, by route and status. */
   countResponse(key: string): void;
+  /** Counts an answer given before routing (400, 408, 431), by status. */
+  countResponseBeforeRouting(status: number): void;
   /** Counts a 503 for a full queue. */
   countQueueFull(): void;
   metrics(): string;
@@ -88,7 +90,15 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
     return503OnClosing: true,
     // A sender that never finishes its request (slowloris) gets 408 through answerClientError.
     ...receiveTimeouts(handlers.receiveTimeoutMs),
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => {
+      const status = answerClientError(error, socket);
+      if (status !== undefined) handlers.countResponseBeforeRouting(status);
+    },
+    // A path that does not decode (`/v1/%zz`): a Status body like the others, and counted.
+    frameworkErrors: (_error, request, reply) => {
+      handlers.countResponseBeforeRouting(400);
+      return sendStatus(reply, formatOf(request), 400, 'The request path is not a valid URL');
+    },
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser([PROTOBUF, JSON_TYPE], (request, payload, done) => {
