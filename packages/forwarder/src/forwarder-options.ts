@@ -52,7 +52,7 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
    * spans sent after it (other batches, other services) still join. 0 completes at once. Default 1000.
    */
   rootGraceMs?: number;
-  /** `Retry-After` (seconds) sent with 503 when the queue is full. Default 5. */
+  /** `Retry-After` (seconds) sent with 503 when the queue is full or `maxBodyBytesInFlight` reached. Default 5. */
   retryAfterSeconds?: number;
   /**
    * Longest time a sender may take to send one request, head and body, in ms: past it the request
