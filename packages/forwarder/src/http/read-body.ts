@@ -40,6 +40,8 @@ export function readBody(
     const fail = (error: ForwarderHttpError) => {
       if (done) return;
       done = true;
+      // Let go of what was kept: the stream (and these listeners) may live on until the sender closes.
+      chunks.length = 0;
       account?.release();
       gunzip?.destroy();
       // Stop reading: the rest of an oversized body is not worth the work. The connection closes
