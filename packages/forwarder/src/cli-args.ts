@@ -21,6 +21,7 @@ Environment:
   AQM_APPLICATION_ID     application of the traces (or AQM_APPLICATION_NAME: found or created)
   AQM_FORWARDER_TOKENS   comma-separated ingest tokens senders must present
                          (Authorization: Bearer <token>, or x-api-key)
+  AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT   as --max-body-bytes-in-flight
 
 Options:
   --port <n>                   port (default 4318; 0 picks a free one)
@@ -34,6 +35,9 @@ Options:
   --trace-idle-ms <n>          a trace without a new span for this long is complete (default 5000)
   --root-grace-ms <n>          a root span waits this long for late log records (default 1000)
   --max-body-bytes <n>         largest request body, on the wire and inflated (default 8388608)
+  --max-body-bytes-in-flight <n>
+                               bytes of bodies held at once over all requests, past it 503
+                               (default 8 x max-body-bytes; AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT)
   --receive-timeout-ms <n>     a request not received whole in this time gets 408 (default 30000)
   --max-queue-traces <n>       traces held for delivery before senders get 503 (default 20000)
   --persist-dir <dir>          keep undelivered traces on disk across restarts
@@ -74,6 +78,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'allow-unauthenticated': { type: 'boolean' },
         'trace-idle-ms': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'max-body-bytes-in-flight': { type: 'string' },
         'receive-timeout-ms': { type: 'string' },
         'root-grace-ms': { type: 'string' },
         'max-queue-traces': { type: 'string' },
@@ -109,6 +114,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set('traceIdleMs', integer('trace-idle-ms', text('trace-idle-ms')));
   set('rootGraceMs', integer('root-grace-ms', text('root-grace-ms')));
   set('maxBodyBytes', integer('max-body-bytes', text('max-body-bytes')));
+  set('maxBodyBytesInFlight', integer('max-body-bytes-in-flight', text('max-body-bytes-in-flight')));
   set('receiveTimeoutMs', integer('receive-timeout-ms', text('receive-timeout-ms')));
   set('maxQueueTraces', integer('max-queue-traces', text('max-queue-traces')));
   set('persistDir', text('persist-dir'));

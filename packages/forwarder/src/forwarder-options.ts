@@ -41,11 +41,18 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   /** Largest request body, on the wire and once inflated, in bytes. Default 8 MiB. */
   maxBodyBytes?: number;
   /**
+   * Most bytes of request bodies held at once while they are received (inflated, for gzip), over
+   * all requests and connections; past it requests are answered 503 with `Retry-After`. At least
+   * `maxBodyBytes`. Default: `AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT`, else 8 × `maxBodyBytes`
+   * (64 MiB).
+   */
+  maxBodyBytesInFlight?: number;
+  /**
    * How long a root span waits before it completes its trace, in ms, so that log records and
    * spans sent after it (other batches, other services) still join. 0 completes at once. Default 1000.
    */
   rootGraceMs?: number;
-  /** `Retry-After` (seconds) sent with 503 when the queue is full. Default 5. */
+  /** `Retry-After` (seconds) sent with 503 when the queue is full or `maxBodyBytesInFlight` reached. Default 5. */
   retryAfterSeconds?: number;
   /**
    * Longest time a sender may take to send one request, head and body, in ms: past it the request
@@ -66,6 +73,7 @@ export const FORWARDER_ONLY_OPTIONS = [
   'ingestTokens',
   'allowUnauthenticated',
   'maxBodyBytes',
+  'maxBodyBytesInFlight',
   'retryAfterSeconds',
   'receiveTimeoutMs',
   'rootGraceMs',

@@ -5,8 +5,19 @@ import type { IngestCounters } from './ingest.js';
 export interface ForwarderStats extends IngestCounters {
   /** Answers given, by route and status, e.g. `{ 'POST /v1/traces 200': 12 }`. */
   responses: Record<string, number>;
+  /**
+   * Answers given before a request was routed, by status, e.g. `{ '408': 1 }`: not received in
+   * time (408), headers too large (431), not well-formed HTTP or a path that is no URL (400).
+   */
+  responsesBeforeRouting: Record<string, number>;
   /** Requests answered 503 because the queue was full. */
   refusedQueueFull: number;
+  /** Bytes of request bodies being received now (inflated), over all requests. */
+  bodyBytesInFlight: number;
+  /** The most bytes of request bodies received at once so far (at most `maxBodyBytesInFlight`). */
+  bodyBytesInFlightPeak: number;
+  /** Requests answered 503 because `maxBodyBytesInFlight` was reached. */
+  refusedBodyBytesInFlight: number;
   /** Root spans waiting out `rootGraceMs` before they complete their trace. */
   heldRoots: number;
   /** Applications with a pipeline (1 unless `applicationFromResource`). */
@@ -25,12 +36,73 @@ export function sumPipelineStats(all: readonly AqmStats[]): AqmStats {
         totals[key] = (totals[key] ?? 0) + value;
       }
     }
+    if (stats.disk !== undefined) total.disk = addDisk(total.disk, stats.disk);
     total.droppedTraces.total += stats.droppedTraces.total;
     for (const [reason, count] of Object.entries(stats.droppedTraces.byReason)) {
       total.droppedTraces.byReason[reason] = (total.droppedTraces.byReason[reason] ?? 0) + count;
     }
   }
   return total;
+}
+
+type DiskStats = NonNullable<AqmStats['disk']>;
+
+/**
+ * Adds one pipeline's disk view to a total. The pipelines of a forwarder share one `persistDir`,
+ * and each one's view of it (files, traces, bytes, oldest) is the whole folder: the largest view is
+ * taken, not the sum. What each pipeline did (spilled, replayed, moved to corrupt/) adds up.
+ */
+function addDisk(total: DiskStats | undefined, disk: DiskStats): DiskStats {
+  if (total === undefined) return { ...disk };
+  return {
+    writable: total.writable && disk.writable,
+    files: Math.max(total.files, disk.files),
+    traces: Math.max(total.traces, disk.traces),
+    bytes: Math.max(total.bytes, disk.bytes),
+    oldestAgeMs: Math.max(total.oldestAgeMs, disk.oldestAgeMs),
+    spilledTraces: total.spilledTraces + disk.spilledTraces,
+    replayedTraces: total.replayedTraces + disk.replayedTraces,
+    corruptFiles: total.corruptFiles + disk.corruptFiles,
+  };
+}
+
+/** The `persistDir` lines, when there is one. */
+function diskLines(disk: DiskStats | undefined): string[] {
+  if (disk === undefined) return [];
+  return [
+    line(
+      'aqm_forwarder_disk_writable',
+      'Whether persistDir takes writes now (1) or refused the last one (0).',
+      'gauge',
+      [['', disk.writable ? 1 : 0]],
+    ),
+    line('aqm_forwarder_disk_files', 'Spill files in persistDir.', 'gauge', [['', disk.files]]),
+    line('aqm_forwarder_disk_traces', 'Traces in the spill files of persistDir.', 'gauge', [
+      ['', disk.traces],
+    ]),
+    line('aqm_forwarder_disk_bytes', 'Bytes of the spill files of persistDir.', 'gauge', [['', disk.bytes]]),
+    line(
+      'aqm_forwarder_disk_oldest_age_seconds',
+      'Age of the oldest spill file; 0 when there is none.',
+      'gauge',
+      [['', disk.oldestAgeMs / 1000]],
+    ),
+    line('aqm_forwarder_disk_spilled_traces_total', 'Traces written to persistDir.', 'counter', [
+      ['', disk.spilledTraces],
+    ]),
+    line(
+      'aqm_forwarder_disk_replayed_traces_total',
+      'Traces read back from persistDir and accepted by the service.',
+      'counter',
+      [['', disk.replayedTraces]],
+    ),
+    line(
+      'aqm_forwarder_disk_corrupt_files_total',
+      'Spill files moved to corrupt/ as unreadable.',
+      'counter',
+      [['', disk.corruptFiles]],
+    ),
+  ];
 }
 
 function line(name: string, help: string, type: 'counter' | 'gauge', samples: [string, number][]): string {
@@ -55,6 +127,9 @@ export function prometheusText(stats: ForwarderStats): string {
     const [method = '', path = '', code = ''] = key.split(' ');
     return [`{method="${labelValue(method)}",path="${labelValue(path)}",code="${labelValue(code)}"}`, count];
   });
+  // Refused before a method and path were known: both labels empty.
+  for (const [code, count] of Object.entries(stats.responsesBeforeRouting))
+    responses.push([`{method="",path="",code="${labelValue(code)}"}`, count]);
   const dropped = Object.entries(p.droppedTraces.byReason).map(([reason, count]): [string, number] => [
     `{reason="${labelValue(reason)}"}`,
     count,
@@ -62,7 +137,7 @@ export function prometheusText(stats: ForwarderStats): string {
   return [
     line(
       'aqm_forwarder_http_responses_total',
-      'Answers given, by route and status code.',
+      'Answers given, by route and status code (method and path empty for requests refused before routing).',
       'counter',
       responses,
     ),
@@ -84,6 +159,24 @@ export function prometheusText(stats: ForwarderStats): string {
       'Requests answered 503 because the queue was full.',
       'counter',
       [['', stats.refusedQueueFull]],
+    ),
+    line(
+      'aqm_forwarder_requests_refused_body_bytes_in_flight_total',
+      'Requests answered 503 because the bodies being received reached maxBodyBytesInFlight.',
+      'counter',
+      [['', stats.refusedBodyBytesInFlight]],
+    ),
+    line(
+      'aqm_forwarder_body_bytes_in_flight',
+      'Bytes of request bodies being received (inflated), over all requests.',
+      'gauge',
+      [['', stats.bodyBytesInFlight]],
+    ),
+    line(
+      'aqm_forwarder_body_bytes_in_flight_peak',
+      'The most bytes of request bodies received at once since start.',
+      'gauge',
+      [['', stats.bodyBytesInFlightPeak]],
     ),
     line('aqm_forwarder_traces_exported_total', 'Traces the service accepted.', 'counter', [
       ['', p.exportedTraces],
@@ -116,5 +209,6 @@ export function prometheusText(stats: ForwarderStats): string {
       ['', stats.heldRoots],
     ]),
     line('aqm_forwarder_applications', 'Applications with a pipeline.', 'gauge', [['', stats.applications]]),
+    ...diskLines(p.disk),
   ].join('');
 }

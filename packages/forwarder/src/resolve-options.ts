@@ -19,6 +19,7 @@ export interface ResolvedForwarderOptions {
   host: string;
   ingestTokens: string[];
   maxBodyBytes: number;
+  maxBodyBytesInFlight: number;
   retryAfterSeconds: number;
   receiveTimeoutMs: number;
   rootGraceMs: number;
@@ -163,6 +164,32 @@ function resolveTokens(options: ForwarderOptions, env: Env): string[] {
   return tokens;
 }
 
+/** Most bytes the bound on bodies in flight may be set to (16 GiB). */
+const MAX_BODY_BYTES_IN_FLIGHT = 16 * 1024 * MIB;
+
+function resolveBodyBytesInFlight(options: ForwarderOptions, env: Env, maxBodyBytes: number): number {
+  const { value, envVar } = fromEnv(
+    options.maxBodyBytesInFlight,
+    env,
+    'AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT',
+  );
+  // Eight of the largest bodies at once (64 MiB by default): many senders, bounded memory.
+  if (value === undefined) return Math.min(8 * maxBodyBytes, MAX_BODY_BYTES_IN_FLIGHT);
+  const parsed = envVar !== undefined && /^\d+$/.test(value as string) ? Number(value) : value;
+  if (
+    typeof parsed !== 'number' ||
+    !Number.isInteger(parsed) ||
+    parsed < maxBodyBytes ||
+    parsed > MAX_BODY_BYTES_IN_FLIGHT
+  ) {
+    // At least one body of the largest size must fit.
+    throw new RangeError(
+      `Expected ${label('maxBodyBytesInFlight', envVar)} to be an integer from maxBodyBytes (${maxBodyBytes}) to ${MAX_BODY_BYTES_IN_FLIGHT}, got ${describe(value)}`,
+    );
+  }
+  return parsed;
+}
+
 /** Whether `host` is a loopback address (or `localhost`). */
 export function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
@@ -211,6 +238,7 @@ export function resolveForwarderOptions(
   // A forwarder is a process of its own serving many apps: larger bounds than the in-app defaults
   // (1000 open, 2048 queued, 32 MiB), still bounded. Given options win.
   const pipelineOptions: Record<string, unknown> = { ...FORWARDER_PIPELINE_DEFAULTS, ...options };
+  const maxBodyBytes = integer('maxBodyBytes', options.maxBodyBytes, 8 * MIB, 1024, 256 * MIB);
   for (const key of FORWARDER_ONLY_OPTIONS) delete pipelineOptions[key];
   return {
     apiKey: resolveApiKey(options, env),
@@ -222,7 +250,8 @@ export function resolveForwarderOptions(
     port: integer('port', options.port, 4318, 0, 65_535),
     host,
     ingestTokens,
-    maxBodyBytes: integer('maxBodyBytes', options.maxBodyBytes, 8 * MIB, 1024, 256 * MIB),
+    maxBodyBytes,
+    maxBodyBytesInFlight: resolveBodyBytesInFlight(options, env, maxBodyBytes),
     retryAfterSeconds: integer('retryAfterSeconds', options.retryAfterSeconds, 5, 1, 3600),
     receiveTimeoutMs: integer('receiveTimeoutMs', options.receiveTimeoutMs, 30_000, 1, 3_600_000),
     rootGraceMs: integer('rootGraceMs', options.rootGraceMs, 1000, 0, 60_000),

@@ -5,6 +5,7 @@ import { ApplicationRouter } from './application-router.js';
 import { checkApplicationId } from './check-application.js';
 import type { ForwarderOptions } from './forwarder-options.js';
 import { type ForwarderStats, prometheusText, sumPipelineStats } from './forwarder-stats.js';
+import { BodyBudget } from './http/body-budget.js';
 import { IngestTokens } from './http/ingest-auth.js';
 import { buildOtlpApp } from './http/otlp-app.js';
 import { OtlpIngest } from './ingest.js';
@@ -77,7 +78,9 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   const feed = new PipelineFeed(roots);
   const ingest = new OtlpIngest(router, feed);
   const responses: Record<string, number> = {};
+  const responsesBeforeRouting: Record<string, number> = {};
   let refusedQueueFull = 0;
+  const bodyBudget = new BodyBudget(resolved.maxBodyBytesInFlight, resolved.retryAfterSeconds);
   let closing: Promise<void> | undefined;
 
   const stats = (): ForwarderStats => {
@@ -85,7 +88,11 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     return {
       ...ingest.counters,
       responses: { ...responses },
+      responsesBeforeRouting: { ...responsesBeforeRouting },
       refusedQueueFull,
+      bodyBytesInFlight: bodyBudget.inFlight,
+      bodyBytesInFlightPeak: bodyBudget.peak,
+      refusedBodyBytesInFlight: bodyBudget.refused,
       heldRoots: roots.held,
       applications: pipelines.length,
       pipeline: sumPipelineStats(pipelines.map((pipeline) => pipeline.stats())),
@@ -94,6 +101,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   const app = buildOtlpApp({
     tokens: new IngestTokens(resolved.ingestTokens),
     maxBodyBytes: resolved.maxBodyBytes,
+    bodyBudget,
     retryAfterSeconds: resolved.retryAfterSeconds,
     receiveTimeoutMs: resolved.receiveTimeoutMs,
     ingest: (signal, items) => (signal === 'traces' ? ingest.traces(items) : ingest.logs(items)),
@@ -110,6 +118,9 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     // Keys are bounded: a fixed set of routes ('other' for unknown paths) times the status codes used.
     countResponse: (key) => {
       responses[key] = (responses[key] ?? 0) + 1;
+    },
+    countResponseBeforeRouting: (status) => {
+      responsesBeforeRouting[status] = (responsesBeforeRouting[status] ?? 0) + 1;
     },
     countQueueFull: () => {
       refusedQueueFull += 1;

@@ -102,4 +102,27 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--api-key', 'x'])).toThrow(/Unknown option/);
     expect(() => parseCliArgs(['--sample-rate', '2'])).toThrow(/--sample-rate/);
   });
+
+  it('bounds the bytes of bodies in flight: option, environment variable or flag, at least maxBodyBytes', () => {
+    const MIB = 1024 * 1024;
+    expect(resolveForwarderOptions({}, ENV).maxBodyBytesInFlight).toBe(64 * MIB);
+    expect(resolveForwarderOptions({ maxBodyBytes: MIB }, ENV).maxBodyBytesInFlight).toBe(8 * MIB);
+    const fromEnv = { ...ENV, AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT: String(32 * MIB) };
+    expect(resolveForwarderOptions({}, fromEnv).maxBodyBytesInFlight).toBe(32 * MIB);
+    expect(resolveForwarderOptions({ maxBodyBytesInFlight: 16 * MIB }, fromEnv).maxBodyBytesInFlight).toBe(
+      16 * MIB,
+    );
+    expect(() =>
+      resolveForwarderOptions({}, { ...ENV, AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT: '1kb' }),
+    ).toThrow(
+      /`maxBodyBytesInFlight` \(from the AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT environment variable\) to be an integer/,
+    );
+    expect(() => resolveForwarderOptions({ maxBodyBytesInFlight: MIB }, ENV)).toThrow(
+      /from maxBodyBytes \(8388608\) to .*, got `1048576` \(number\)/,
+    );
+    expect(parseCliArgs(['--max-body-bytes-in-flight', '1000000'])).toEqual({
+      kind: 'run',
+      options: { maxBodyBytesInFlight: 1_000_000 },
+    });
+  });
 });

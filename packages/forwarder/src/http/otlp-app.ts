@@ -9,6 +9,7 @@ import {
   type OtlpFormat,
   type OtlpSignal,
 } from '../otlp/otlp-codec.js';
+import type { BodyBudget } from './body-budget.js';
 import { answerClientError } from './client-error.js';
 import { ForwarderHttpError, rpcCodeOf } from './http-error.js';
 import type { IngestTokens } from './ingest-auth.js';
@@ -18,6 +19,8 @@ import { readBody } from './read-body.js';
 export interface OtlpAppHandlers {
   tokens: IngestTokens;
   maxBodyBytes: number;
+  /** The bytes of bodies being received, over all requests, and their bound. */
+  bodyBudget: BodyBudget;
   retryAfterSeconds: number;
   /** Longest time to receive one request (head and body); past it Node answers 408. */
   receiveTimeoutMs: number;
@@ -29,6 +32,8 @@ export interface OtlpAppHandlers {
   ready(): boolean;
   /** Counts an answer, by route and status. */
   countResponse(key: string): void;
+  /** Counts an answer given before routing (400, 408, 431), by status. */
+  countResponseBeforeRouting(status: number): void;
   /** Counts a 503 for a full queue. */
   countQueueFull(): void;
   metrics(): string;
@@ -36,7 +41,20 @@ export interface OtlpAppHandlers {
 
 const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';
-const INGEST_PATHS = new Set(['/v1/traces', '/v1/logs']);
+const INGEST_ROUTES = new Set(['POST /v1/traces', 'POST /v1/logs']);
+/** Routes open without a token: they carry no trace content. Every other request needs one. */
+const OPEN_ROUTES = new Set(
+  ['/healthz', '/readyz', '/metrics'].flatMap((url) => [`GET ${url}`, `HEAD ${url}`]),
+);
+
+/**
+ * The route fastify matched (after decoding the path), e.g. `POST /v1/traces`; `undefined` when
+ * none did. Decisions are made on it, never on the raw URL, which `/v1/%74races` spells otherwise.
+ */
+function matchedRoute(request: FastifyRequest): string | undefined {
+  const url = request.routeOptions.url;
+  return url === undefined ? undefined : `${request.method} ${url}`;
+}
 
 function formatOf(request: FastifyRequest): OtlpFormat {
   const type = request.headers['content-type'];
@@ -72,7 +90,15 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
     return503OnClosing: true,
     // A sender that never finishes its request (slowloris) gets 408 through answerClientError.
     ...receiveTimeouts(handlers.receiveTimeoutMs),
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (error, socket) => {
+      const status = answerClientError(error, socket);
+      if (status !== undefined) handlers.countResponseBeforeRouting(status);
+    },
+    // A path that does not decode (`/v1/%zz`): a Status body like the others, and counted.
+    frameworkErrors: (_error, request, reply) => {
+      handlers.countResponseBeforeRouting(400);
+      return sendStatus(reply, formatOf(request), 400, 'The request path is not a valid URL');
+    },
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser([PROTOBUF, JSON_TYPE], (request, payload, done) => {
@@ -101,15 +127,21 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       return;
     }
     const encoding = request.headers['content-encoding'];
-    readBody(payload, typeof encoding === 'string' ? encoding : undefined, handlers.maxBodyBytes).then(
+    readBody(
+      payload,
+      typeof encoding === 'string' ? encoding : undefined,
+      handlers.maxBodyBytes,
+      handlers.bodyBudget.open(),
+    ).then(
       (body) => done(null, body),
       (error: Error) => done(error, undefined),
     );
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (request.method !== 'POST' || !INGEST_PATHS.has(path)) return;
+    const route = matchedRoute(request);
+    if (route !== undefined && OPEN_ROUTES.has(route)) return;
+    // Unmatched paths too: a sender without a token learns nothing of which routes exist.
     const format = formatOf(request);
     if (!handlers.tokens.accepts(request.headers)) {
       reply.header('www-authenticate', 'Bearer');
@@ -120,6 +152,7 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
         'Missing or unknown ingest token: send `Authorization: Bearer <token>`',
       );
     }
+    if (route === undefined || !INGEST_ROUTES.has(route)) return;
     if (handlers.queueFull()) {
       handlers.countQueueFull();
       reply.header('retry-after', String(handlers.retryAfterSeconds));

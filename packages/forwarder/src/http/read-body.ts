@@ -1,12 +1,15 @@
 import type { Readable } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
+import type { BodyAccount } from './body-budget.js';
 import { ForwarderHttpError } from './http-error.js';
 
 /**
  * Reads a request body of at most `limit` bytes, inflating it when `Content-Encoding: gzip`. Both
  * the bytes on the wire and the inflated bytes are capped: a gzip bomb is refused (413) as soon as
  * its output passes the limit, without inflating the rest. An encoding other than gzip/identity is
- * refused (415); a corrupt gzip stream is a 400.
+ * refused (415); a corrupt gzip stream is a 400. With an `account`, the bytes kept are also counted
+ * against the total of all requests as they arrive: past it, a 503 with `Retry-After`. The account is
+ * released once the body is read, refused, or its sender goes away.
  *
  * @example
  * const body = await readBody(request.raw, request.headers['content-encoding'], 4 * 1024 * 1024);
@@ -15,9 +18,11 @@ export function readBody(
   stream: Readable,
   contentEncoding: string | undefined,
   limit: number,
+  account?: BodyAccount,
 ): Promise<Buffer> {
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'identity' && encoding !== '') {
+    account?.release();
     stream.resume();
     return Promise.reject(
       new ForwarderHttpError(
@@ -35,6 +40,9 @@ export function readBody(
     const fail = (error: ForwarderHttpError) => {
       if (done) return;
       done = true;
+      // Let go of what was kept: the stream (and these listeners) may live on until the sender closes.
+      chunks.length = 0;
+      account?.release();
       gunzip?.destroy();
       // Stop reading: the rest of an oversized body is not worth the work. The connection closes
       // after the answer (Node does not keep a socket alive with an unread body).
@@ -51,14 +59,25 @@ export function readBody(
         fail(tooLarge(gunzip === undefined ? 'exceeds' : 'inflates past'));
         return;
       }
+      if (account !== undefined && !account.take(chunk.length)) {
+        fail(account.budget.refusal());
+        return;
+      }
       chunks.push(chunk);
     };
     const finish = () => {
       if (done) return;
       done = true;
+      // The body is decoded and let go in the same turn of the event loop, by the route handler.
+      account?.release();
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, bodyBytes));
     };
-    stream.on('error', () => fail(new ForwarderHttpError(400, 'The request body could not be read')));
+    const unreadable = () => fail(new ForwarderHttpError(400, 'The request body could not be read'));
+    stream.on('error', unreadable);
+    // A sender gone before the end of its body (or timed out): what it sent is given back.
+    stream.on('close', () => {
+      if (!stream.readableEnded) unreadable();
+    });
     if (encoding === 'gzip') {
       gunzip = createGunzip({ chunkSize: 64 * 1024 });
       gunzip.on('data', collect);
@@ -71,7 +90,13 @@ export function readBody(
           fail(tooLarge('exceeds'));
           return;
         }
-        gunzip?.write(chunk);
+        // Backpressure: compressed bytes wait in the socket, not in the inflater's queue.
+        if (gunzip?.write(chunk) === false) {
+          stream.pause();
+          gunzip.once('drain', () => {
+            if (!done) stream.resume();
+          });
+        }
       });
       stream.on('end', () => gunzip?.end());
     } else {
