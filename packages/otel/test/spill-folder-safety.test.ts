@@ -182,7 +182,7 @@ describe('DiskSpill.close()', () => {
     expect(closed).toBe('closed');
     expect(logger.at('warn')).toContainEqual(
       expect.stringMatching(
-        /closing gave up after 200 ms waiting for the disk, with the files being sent unfinished/,
+        /closing gave up after 200 ms; unfinished: the files being sent; returning its claimed files to the folder\./,
       ),
     );
   });

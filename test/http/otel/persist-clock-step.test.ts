@@ -43,7 +43,7 @@ describe('persistDir: a wall clock stepped forward does not hand a live process 
     await rm(dir, { recursive: true, force: true });
   });
 
-  const cases = [
+  const cases: { name: string; first: Record<string, string>; second: Record<string, string> }[] = [
     { name: 'on the same host', first: {}, second: { CLOCK_OFFSET_MS: '120000' } },
     {
       name: 'on two hosts with skewed clocks',

@@ -1,11 +1,12 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { DeliveryOutcome } from '../export/queued-trace.js';
 import type { OverflowStore } from '../export/sender-types.js';
-import { decodeSpillFile, type SpillFileName, type SpillRecord } from './spill-file.js';
+import { type CloseStep, closeWithin } from './spill-close.js';
+import type { SpillFileName, SpillRecord } from './spill-file.js';
 import { filesOfOthers, SpillFolder } from './spill-folder.js';
 import { type DiskStats, SpillLedger } from './spill-ledger.js';
-import { HEARTBEAT_MS, type OwnerWatch } from './spill-owners.js';
-import { errorCode, SpillFolderRefused } from './spill-paths.js';
+import { HEARTBEAT_MS } from './spill-owners.js';
+import { SpillFolderRefused } from './spill-paths.js';
 import { SpillReports } from './spill-reports.js';
 import { type SpillInput, SpillWriter } from './spill-writer.js';
 
@@ -37,8 +38,6 @@ export interface DiskSpillOptions {
   logger: DiagLogger;
   /** How long to stay in memory only after the disk refused a write (default 30 s; tests shorten it). */
   retryMs?: number;
-  /** Other hosts' heartbeats as seen (tests give one with their own clock). */
-  watch?: OwnerWatch;
 }
 
 /**
@@ -82,7 +81,7 @@ export class DiskSpill implements OverflowStore {
   evictedTraces = 0;
 
   constructor(options: DiskSpillOptions) {
-    this.#folder = new SpillFolder(options.dir, options.watch);
+    this.#folder = new SpillFolder(options.dir);
     this.#reports = new SpillReports(options.logger, options.dir);
     this.#retryMs = options.retryMs ?? DISK_RETRY_MS;
     // Records waiting for their write: bounded, so a disk slower than the app cannot grow memory.
@@ -94,7 +93,7 @@ export class DiskSpill implements OverflowStore {
         refused: (error) => this.#refused(error),
         wrote: (traces) => {
           this.#spilled += traces;
-          this.#recovered();
+          this.#reports.recovered();
         },
         evicted: (traces, message) => {
           this.evictedTraces += traces;
@@ -115,7 +114,11 @@ export class DiskSpill implements OverflowStore {
     this.#target = target;
     this.#timer = setInterval(() => void this.#tick(), HEARTBEAT_MS);
     this.#timer.unref();
-    // Writes wait for the folder to be opened; a trace that overflows meanwhile is not turned away.
+    this.#openInBackground();
+  }
+
+  /** Writes wait for the folder to be opened; a trace that overflows meanwhile is not turned away. */
+  #openInBackground(): void {
     this.#opening = this.#tick().finally(() => {
       this.#opening = undefined;
     });
@@ -124,7 +127,7 @@ export class DiskSpill implements OverflowStore {
 
   /** Whether the disk takes writes now (presumed until the folder has refused one). */
   get writable(): boolean {
-    return !this.#closing && !this.#disabled && Date.now() >= this.#downUntil;
+    return !this.#closing && !this.#disabled && performance.now() >= this.#downUntil;
   }
 
   /** Whether `bytes` of new records may wait for the disk without passing the write buffer's bound. */
@@ -136,12 +139,7 @@ export class DiskSpill implements OverflowStore {
   write(records: readonly SpillInput[]): Promise<boolean> {
     if (this.#disabled) return Promise.resolve(false);
     // The folder could not be opened before: the next write waits for another try, not the timer's.
-    if (!this.#opened && this.#opening === undefined) {
-      this.#opening = this.#tick().finally(() => {
-        this.#opening = undefined;
-      });
-      this.#writer.waitFor(this.#opening);
-    }
+    if (!this.#opened && this.#opening === undefined) this.#openInBackground();
     return this.#writer.write(records);
   }
 
@@ -183,38 +181,29 @@ export class DiskSpill implements OverflowStore {
   async close(timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
     this.#closing = true;
     clearInterval(this.#timer);
-    const pending = new Set<string>();
-    const step = async (what: string, work: () => Promise<unknown>) => {
-      pending.add(what);
-      await work();
-      pending.delete(what);
-    };
-    const closing = (async () => {
-      await step('the writes of records to disk', () => this.#writer.drain());
-      await step('a file being read back', async () => this.#replay);
-      await step('the files being sent', () => Promise.allSettled([...this.#finishing]));
-      if (!this.#everOpened) return;
-      await step('returning its claimed files to the folder', () =>
-        this.#folder.close().catch((error: unknown) => {
-          this.#reports.logger.warn(`Could not release the claimed files in persistDir: ${String(error)}`);
-        }),
-      );
-    })();
-    let timer: NodeJS.Timeout | undefined;
-    // Not unref'd: the process stays up long enough to say what it gave up.
-    const deadline = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), timeoutMs);
-    });
-    const outcome = await Promise.race([closing.then(() => 'done' as const), deadline]);
-    clearTimeout(timer);
-    if (outcome === 'late') this.#reports.gaveUp(timeoutMs, [...pending]);
+    const steps: CloseStep[] = [
+      ['the writes of records to disk', () => this.#writer.drain()],
+      ['a file being read back', async () => this.#replay],
+      ['the files being sent', () => Promise.allSettled([...this.#finishing])],
+    ];
+    if (this.#everOpened) {
+      steps.push([
+        'returning its claimed files to the folder',
+        () =>
+          this.#folder.close().catch((error: unknown) => {
+            this.#reports.logger.warn(`Could not release the claimed files in persistDir: ${String(error)}`);
+          }),
+      ]);
+    }
+    const unfinished = await closeWithin(steps, timeoutMs);
+    if (unfinished !== undefined) this.#reports.gaveUp(timeoutMs, unfinished);
   }
 
   async #tick(): Promise<void> {
     if (this.#closing || this.#disabled) return;
     try {
       if (!this.#opened) {
-        if (Date.now() < this.#downUntil) return;
+        if (performance.now() < this.#downUntil) return;
         await this.#folder.open();
         this.#opened = true;
         this.#everOpened = true;
@@ -262,13 +251,7 @@ export class DiskSpill implements OverflowStore {
         this.#ledger.unclaimed(next); // another process has it
         continue;
       }
-      let decoded: ReturnType<typeof decodeSpillFile>;
-      try {
-        // At most the bytes its name says: a file that grew, a FIFO or a link is not read.
-        decoded = decodeSpillFile(await this.#folder.readClaimed(next.name, next.bytes));
-      } catch (error) {
-        decoded = { problem: unreadable(error) };
-      }
+      const decoded = await this.#folder.readClaimed(next);
       if ('problem' in decoded) {
         this.#ledger.unclaimed(next);
         await this.#quarantine(this.#folder.claimedPath(next.name), next.name, decoded.problem);
@@ -316,7 +299,7 @@ export class DiskSpill implements OverflowStore {
 
   #refused(error: unknown): void {
     if (this.#disabled) return; // said already, and for good
-    this.#downUntil = Date.now() + this.#retryMs;
+    this.#downUntil = performance.now() + this.#retryMs; // monotonic: a clock step does not move it
     // The next try opens the folder again: it may have been removed or remounted meanwhile.
     this.#opened = false;
     this.#reports.refused(error, this.#retryMs);
@@ -329,16 +312,4 @@ export class DiskSpill implements OverflowStore {
     clearInterval(this.#timer);
     this.#reports.disabled(refusal);
   }
-
-  #recovered(): void {
-    this.#reports.recovered();
-  }
-}
-
-/** Why a claimed file could not be read, for the quarantine message. */
-function unreadable(error: unknown): string {
-  const code = errorCode(error);
-  if (code === 'ELOOP') return 'a symbolic link, not followed';
-  if (code === 'ENOTREG' || code === 'EFBIG') return (error as Error).message;
-  return `unreadable (${code ?? String(error)})`;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { parseSpillFileName, SPILL_SUFFIX, type SpillFileName } from './spill-file.js';
+import { decodeSpillFile, parseSpillFileName, SPILL_SUFFIX, type SpillFileName } from './spill-file.js';
 import { liveOwnerIds, OwnerWatch, ownerIsGone, ownerRecord } from './spill-owners.js';
 import {
   errorCode,
@@ -11,10 +11,12 @@ import {
   OWNER_FILE,
   OWNER_TEMP,
   ownerFolders,
-  readdirOrEmpty,
   readRegularFile,
   removeOwnerFolder,
+  returnFilesOf,
   SpillFolderRefused,
+  syncFolder,
+  unreadable,
 } from './spill-paths.js';
 
 /** Files kept in `corrupt/`; older ones are deleted (they are there for a human to look at). */
@@ -185,11 +187,15 @@ export class SpillFolder {
   }
 
   /**
-   * Reads a claimed file: a regular file of at most `maxBytes` (what its name says), else rejects
-   * (ELOOP: a link; ENOTREG: a FIFO, device or folder, never waited on; EFBIG: larger than named).
+   * The records of a claimed file, or why it cannot be read: only a regular file of at most the
+   * bytes its name says is read (a link is not followed; a FIFO, device or folder is never waited on).
    */
-  readClaimed(name: string, maxBytes: number): Promise<Buffer> {
-    return readRegularFile(join(this.ownerDir, name), maxBytes);
+  async readClaimed(file: SpillFileName): Promise<ReturnType<typeof decodeSpillFile>> {
+    try {
+      return decodeSpillFile(await readRegularFile(join(this.ownerDir, file.name), file.bytes));
+    } catch (error) {
+      return { problem: unreadable(error) };
+    }
   }
 
   /** Deletes a claimed file (its records were accepted). */
@@ -261,21 +267,6 @@ export class SpillFolder {
   }
 }
 
-/** Renames every spill file of `ownerDir` into `poolDir`; returns how many. */
-async function returnFilesOf(ownerDir: string, poolDir: string): Promise<number> {
-  let moved = 0;
-  for (const name of await readdirOrEmpty(ownerDir).catch(() => [])) {
-    if (parseSpillFileName(name) === undefined) continue;
-    try {
-      await fs.rename(join(ownerDir, name), join(poolDir, name));
-      moved += 1;
-    } catch {
-      // Taken by another process at the same moment, or gone: either way not ours to return.
-    }
-  }
-  return moved;
-}
-
 /** The spill files in other processes' claim folders (being sent, or left by one that died). */
 export async function filesOfOthers(folder: SpillFolder): Promise<SpillFileName[]> {
   const files: SpillFileName[] = [];
@@ -291,17 +282,4 @@ export async function filesOfOthers(folder: SpillFolder): Promise<SpillFileName[
     }
   }
   return files;
-}
-
-/**
- * Makes a folder's entries durable, as far as the platform allows. Best effort: the file is
- * already renamed into place, so a folder that cannot be opened or synced (Windows; some network
- * file systems answer EINVAL) must not turn a written file into a failed write, which would send
- * its records twice.
- */
-async function syncFolder(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r').catch(() => undefined);
-  if (handle === undefined) return;
-  await handle.sync().catch(() => {});
-  await handle.close().catch(() => {});
 }

@@ -186,3 +186,39 @@ export async function removeOwnerFolder(ownerDir: string): Promise<void> {
   }
   await fs.rmdir(ownerDir).catch(() => {});
 }
+
+/** Renames every spill file of `ownerDir` into `poolDir`; returns how many. */
+export async function returnFilesOf(ownerDir: string, poolDir: string): Promise<number> {
+  let moved = 0;
+  for (const name of await readdirOrEmpty(ownerDir).catch(() => [])) {
+    if (parseSpillFileName(name) === undefined) continue;
+    try {
+      await fs.rename(join(ownerDir, name), join(poolDir, name));
+      moved += 1;
+    } catch {
+      // Taken by another process at the same moment, or gone: either way not ours to return.
+    }
+  }
+  return moved;
+}
+
+/**
+ * Makes a folder's entries durable, as far as the platform allows. Best effort: the file is
+ * already renamed into place, so a folder that cannot be opened or synced (Windows; some network
+ * file systems answer EINVAL) must not turn a written file into a failed write, which would send
+ * its records twice.
+ */
+export async function syncFolder(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r').catch(() => undefined);
+  if (handle === undefined) return;
+  await handle.sync().catch(() => {});
+  await handle.close().catch(() => {});
+}
+
+/** Why a claimed file could not be read, for the quarantine message. */
+export function unreadable(error: unknown): string {
+  const code = errorCode(error);
+  if (code === 'ELOOP') return 'a symbolic link, not followed';
+  if (code === 'ENOTREG' || code === 'EFBIG') return (error as Error).message;
+  return `unreadable (${code ?? String(error)})`;
+}

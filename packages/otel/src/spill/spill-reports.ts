@@ -75,9 +75,9 @@ export class SpillReports {
       this.#logger,
       'warn',
       'persist-dir-close',
-      `persistDir ${this.#dir}: closing gave up after ${timeoutMs} ms waiting for the disk, with ` +
-        `${pending.join(', ')} unfinished. Records not yet written are lost; files this process had ` +
-        'claimed stay in its owners/ folder and the next process on the folder takes them over',
+      `persistDir ${this.#dir}: closing gave up after ${timeoutMs} ms; unfinished: ${pending.join('; ')}. ` +
+        'Records not yet written are lost; files this process had claimed stay in its owners/ folder ' +
+        'and the next process on the folder takes them over',
     );
   }
 }
