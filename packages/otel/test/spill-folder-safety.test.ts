@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryOutcome } from '../src/export/queued-trace.js';
 import { DiskSpill, type ReplayTarget } from '../src/spill/disk-spill.js';
 import { encodeSpillFile, type SpillRecord, spillFileName } from '../src/spill/spill-file.js';
+import { SpillFolder } from '../src/spill/spill-folder.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
 
 let dir: string;
@@ -161,6 +162,21 @@ describe('files that are not regular files', () => {
     expect(logger.at('warn')).toContainEqual(expect.stringContaining('a symbolic link, not followed'));
     await spill.close(1000);
     await appDirUntouched();
+  });
+});
+
+describe('the heartbeat', () => {
+  it('makes its claim folder again when it was removed, instead of turning the disk off', async () => {
+    const folder = new SpillFolder(dir);
+    await folder.open();
+    const first = JSON.parse(await readFile(join(folder.ownerDir, 'owner.json'), 'utf8'));
+    await rm(folder.ownerDir, { recursive: true });
+    await folder.heartbeat();
+    const second = JSON.parse(await readFile(join(folder.ownerDir, 'owner.json'), 'utf8'));
+    expect(second).toMatchObject({ pid: process.pid, startedAt: first.startedAt });
+    expect(second.beat).toBeGreaterThan(first.beat);
+    await folder.close();
+    expect(await readdir(join(dir, 'owners'))).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +116,18 @@ describe('ownerIsGone: whose claim folder may be taken over', () => {
     expect(await ownerIsGone(dir, now(), watch)).toBe(false);
     monotonic += STALE_MS;
     expect(await ownerIsGone(dir, now(), watch)).toBe(true);
+  });
+
+  it('an owner file that is a FIFO is not waited on: the folder counts by its own age', async () => {
+    const young = await claimFolder('fifo-young', undefined, 1_000);
+    execFileSync('mkfifo', [join(young, OWNER_FILE)]);
+    const old = await claimFolder('fifo-old', undefined, 0);
+    execFileSync('mkfifo', [join(old, OWNER_FILE)]);
+    const when = new Date(Date.now() - STALE_MS - 5_000);
+    await utimes(old, when, when);
+    const verdicts = Promise.all([ownerIsGone(young, now()), ownerIsGone(old, now())]);
+    const timeout = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 5_000).unref());
+    expect(await Promise.race([verdicts, timeout])).toEqual([false, true]);
   });
 
   it('a folder without a readable owner file counts by its own age', async () => {
