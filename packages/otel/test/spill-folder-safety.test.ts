@@ -97,7 +97,7 @@ describe('a spill folder touches only what it created', () => {
     });
   }
 
-  it("leaves an app's folder, a link and a file in owners/ alone, however old", async () => {
+  it("leaves an app's folder, a link and a file in owners/ alone, however old, and a folder in the pool", async () => {
     await poolFile(1_700_000_000_000, ['a1']);
     await mkdir(join(dir, 'owners'));
     // An app's own folder (no owner file, ten minutes old), a link to one, a plain file.
@@ -105,6 +105,7 @@ describe('a spill folder touches only what it created', () => {
     await writeFile(join(dir, 'owners', 'cache', 'keep.bin'), 'data');
     await symlink(appDir, join(dir, 'owners', 'a1b2c3d4e5f6'));
     await writeFile(join(dir, 'owners', 'README'), 'a plain file');
+    await mkdir(join(dir, 'album.aqmspill')); // a folder, whatever its name, is never one of its files
     const old = new Date(Date.now() - 10 * 60_000);
     await utimes(join(dir, 'owners', 'cache'), old, old);
     const logger = new CaptureLogger();
@@ -115,6 +116,8 @@ describe('a spill folder touches only what it created', () => {
     await spill.close(1000);
     expect((await readdir(join(dir, 'owners'))).sort()).toEqual(['README', 'a1b2c3d4e5f6', 'cache']);
     expect(await readFile(join(dir, 'owners', 'cache', 'keep.bin'), 'utf8')).toBe('data');
+    expect((await stat(join(dir, 'album.aqmspill'))).isDirectory()).toBe(true);
+    expect(spill.stats().corruptFiles).toBe(0);
     await appDirUntouched();
   });
 

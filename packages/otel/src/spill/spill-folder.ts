@@ -162,11 +162,13 @@ export class SpillFolder {
 
   /** The pool's files, oldest first, and the `.aqmspill` names that are not ours. */
   async listPool(): Promise<PoolListing> {
-    const names = await fs.readdir(this.dir);
+    const entries = await fs.readdir(this.dir, { withFileTypes: true });
     const files: SpillFileName[] = [];
     const unknown: string[] = [];
-    for (const name of names) {
-      if (!name.endsWith(SPILL_SUFFIX)) continue; // a user's file, or our folders: not ours to touch
+    for (const entry of entries) {
+      const name = entry.name;
+      // A user's file, our folders, or a folder of any name (it never makes one there): not ours to touch.
+      if (!name.endsWith(SPILL_SUFFIX) || entry.isDirectory()) continue;
       const parsed = parseSpillFileName(name);
       if (parsed === undefined) unknown.push(name);
       else files.push(parsed);
