@@ -24,7 +24,7 @@ describe('@aqm/otel/spill', () => {
   it('exposes inspectSpillFolder and purgeSpillFolder through import and require, without OpenTelemetry', () => {
     const esm = load('import');
     const cjs = load('require');
-    expect(esm.names).toEqual(['inspectSpillFolder', 'purgeSpillFolder']);
+    expect(esm.names).toEqual(['SpillFolderRefused', 'inspectSpillFolder', 'purgeSpillFolder']);
     expect(cjs.names).toEqual(esm.names);
     expect(cjs.otelLoaded).toBe(false);
   });

@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../src/io.js';
 import { runCli } from '../src/run-cli.js';
 
@@ -22,6 +23,15 @@ function memoryIo(env: Record<string, string> = {}): CliIo & { out: () => string
 const fileName = (at: number, traces: number, bytes: number) =>
   `${String(at).padStart(15, '0')}-t-1.n${traces}.b${bytes}.aqmspill`;
 
+/** Another process of this host that runs while the tests do: a live owner of a claim folder. */
+let live: ChildProcess;
+beforeAll(() => {
+  live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+});
+afterAll(() => {
+  live.kill();
+});
+
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'aqm-cli-spill-'));
@@ -29,7 +39,7 @@ beforeEach(async () => {
   await writeFile(join(dir, fileName(1_700_000_030_000, 20, 1024)), 'x');
   await writeFile(join(dir, 'notes.txt'), 'a file of the user: never touched');
   // A claim folder of a process that is gone (no such pid on this host).
-  const gone = join(dir, 'owners', 'gone1');
+  const gone = join(dir, 'owners', 'g0ne0a1b2c3d');
   await mkdir(gone, { recursive: true });
   await writeFile(
     join(gone, 'owner.json'),
@@ -75,13 +85,13 @@ describe('aqm spill', () => {
 
   it("purge's dry run says which traces a running process keeps", async () => {
     // A claim folder of a live process: this one.
-    const live = join(dir, 'owners', 'live1');
-    await mkdir(live, { recursive: true });
+    const liveDir = join(dir, 'owners', 'l1ve0a1b2c3d');
+    await mkdir(liveDir, { recursive: true });
     await writeFile(
-      join(live, 'owner.json'),
-      JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), startedAt: 0 }),
+      join(liveDir, 'owner.json'),
+      JSON.stringify({ pid: live.pid, host: (await import('node:os')).hostname(), startedAt: 0 }),
     );
-    await writeFile(join(live, fileName(1_700_000_050_000, 7, 256)), 'x');
+    await writeFile(join(liveDir, fileName(1_700_000_050_000, 7, 256)), 'x');
     const dry = memoryIo();
     expect(await runCli(['spill', 'purge', '--dir', dir], dry)).toBe(2);
     expect(dry.err()).toContain('purge would delete 125 trace(s)');
@@ -125,5 +135,62 @@ describe('aqm spill', () => {
     const missing = memoryIo();
     expect(await runCli(['spill', 'status', '--dir', join(dir, 'nope')], missing)).toBe(0);
     expect(missing.err()).toContain('does not exist');
+  });
+});
+
+describe('aqm spill on a folder whose parts are not its own', () => {
+  /** A folder of the app's own, with files a purge must never touch. */
+  let appDir: string;
+  beforeEach(async () => {
+    appDir = await mkdtemp(join(tmpdir(), 'aqm-cli-spill-app-'));
+    await mkdir(join(appDir, 'uploads'));
+    await writeFile(join(appDir, 'uploads', 'photo.jpg'), 'precious');
+    await writeFile(join(appDir, fileName(1_600_000_000_000, 3, 99)), 'named like a spill file');
+    await writeFile(join(appDir, `1-${fileName(1, 1, 1)}`), 'named like a corrupt file');
+  });
+  afterEach(async () => {
+    await rm(appDir, { recursive: true, force: true });
+  });
+
+  for (const part of ['owners', 'corrupt'] as const) {
+    it(`refuses a ${part}/ that is a symbolic link, with exit 2, and deletes nothing behind it`, async () => {
+      await rm(join(dir, part), { recursive: true });
+      await symlink(appDir, join(dir, part));
+      for (const command of [['status'], ['purge'], ['purge', '--yes']]) {
+        const io = memoryIo();
+        expect(await runCli(['spill', ...command, '--dir', dir], io), command.join(' ')).toBe(2);
+        expect(io.err()).toContain(`is not a spill folder aqm can use: ${part}/ is a symbolic link`);
+        expect(io.out()).toBe('');
+      }
+      expect((await readdir(appDir)).sort()).toEqual(
+        [`1-${fileName(1, 1, 1)}`, fileName(1_600_000_000_000, 3, 99), 'uploads'].sort(),
+      );
+      expect(await readFile(join(appDir, 'uploads', 'photo.jpg'), 'utf8')).toBe('precious');
+      // Nothing of the folder itself was deleted either: it says so before touching anything.
+      expect((await readdir(dir)).filter((n) => n.endsWith('.aqmspill'))).toHaveLength(2);
+    });
+  }
+
+  it('leaves entries of owners/ it did not create: a plain file, a link, a folder of another name', async () => {
+    await writeFile(join(dir, 'owners', 'README'), 'a plain file');
+    await symlink(appDir, join(dir, 'owners', 'a1b2c3d4e5f6'));
+    await mkdir(join(dir, 'owners', 'app-cache'));
+    await writeFile(join(dir, 'owners', 'app-cache', fileName(1_600_000_000_000, 2, 9)), 'x');
+    const io = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir, '--yes'], io), io.err()).toBe(0);
+    expect(io.out()).toContain('Deleted 125 trace(s) in 3 file(s)');
+    expect((await readdir(join(dir, 'owners'))).sort()).toEqual(['README', 'a1b2c3d4e5f6', 'app-cache']);
+    expect(await readdir(join(dir, 'owners', 'app-cache'))).toHaveLength(1);
+    expect(await readFile(join(appDir, 'uploads', 'photo.jpg'), 'utf8')).toBe('precious');
+    expect(await readdir(appDir)).toHaveLength(3);
+  });
+
+  it('deletes from corrupt/ only the files it moved there, not other entries', async () => {
+    await writeFile(join(dir, 'corrupt', 'notes.txt'), 'the operator wrote this');
+    await symlink(join(appDir, 'uploads', 'photo.jpg'), join(dir, 'corrupt', `2-${fileName(2, 1, 1)}`));
+    const io = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir, '--yes'], io), io.err()).toBe(0);
+    expect(await readdir(join(dir, 'corrupt'))).toEqual(['notes.txt']);
+    expect(await readFile(join(appDir, 'uploads', 'photo.jpg'), 'utf8')).toBe('precious'); // the link went, not its target
   });
 });

@@ -11,3 +11,4 @@ export {
   type SpillPurgeResult,
   type SpillTotals,
 } from './spill/spill-inventory.js';
+export { SpillFolderRefused } from './spill/spill-paths.js';

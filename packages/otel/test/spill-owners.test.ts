@@ -1,10 +1,25 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OWNER_FILE, ownerIsGone, STALE_MS, thisHost } from '../src/spill/spill-owners.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  OWNER_FILE,
+  OwnerWatch,
+  ownerIsGone,
+  STALE_MS,
+  thisHost,
+  thisPidNamespace,
+} from '../src/spill/spill-owners.js';
 
+/** Another process of this host that runs while the tests do. */
+let live: ChildProcess;
+beforeAll(() => {
+  live = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+});
+afterAll(() => {
+  live.kill();
+});
 let root: string;
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'aqm-owners-'));
@@ -14,7 +29,11 @@ afterEach(async () => {
 });
 
 /** A claim folder whose owner file names `pid` on `host`, last touched `ageMs` ago. */
-async function claimFolder(name: string, owner: { pid: number; host: string } | undefined, ageMs: number) {
+async function claimFolder(
+  name: string,
+  owner: { pid: number; host: string; beat?: number; pidNamespace?: string } | undefined,
+  ageMs: number,
+) {
   const dir = join(root, name);
   await mkdir(dir);
   const when = new Date(Date.now() - ageMs);
@@ -35,8 +54,23 @@ describe('ownerIsGone: whose claim folder may be taken over', () => {
   const now = () => Date.now();
 
   it('a live process of this host with a fresh heartbeat keeps its folder', async () => {
-    const dir = await claimFolder('live', { pid: process.pid, host: thisHost() }, 1_000);
+    const dir = await claimFolder('live', { pid: live.pid as number, host: thisHost() }, 1_000);
     expect(await ownerIsGone(dir, now())).toBe(false);
+  });
+
+  it('a live process of this host keeps its folder however old its heartbeat looks (a clock stepped forward)', async () => {
+    const dir = await claimFolder(
+      'stepped',
+      { pid: live.pid as number, host: thisHost(), beat: 3 },
+      10 * STALE_MS,
+    );
+    expect(await ownerIsGone(dir, now())).toBe(false);
+    expect(await ownerIsGone(dir, now() + 3_600_000, new OwnerWatch())).toBe(false);
+  });
+
+  it("this process's own pid in a claim folder it did not open is an earlier process (a restarted container)", async () => {
+    const dir = await claimFolder('earlier', { pid: process.pid, host: thisHost() }, 1_000);
+    expect(await ownerIsGone(dir, now())).toBe(true);
   });
 
   it('a process of this host that no longer runs gives its folder up at once', async () => {
@@ -51,9 +85,49 @@ describe('ownerIsGone: whose claim folder may be taken over', () => {
     expect(await ownerIsGone(stale, now())).toBe(true);
   });
 
-  it('a live process of this host whose heartbeat stopped (it hangs) is taken over too', async () => {
-    const dir = await claimFolder('hung', { pid: process.pid, host: thisHost() }, STALE_MS + 5_000);
-    expect(await ownerIsGone(dir, now())).toBe(true);
+  it("another host: judged by its heartbeat sequence advancing on the observer's monotonic clock, never by wall-clock age", async () => {
+    let monotonic = 1_000;
+    const watch = new OwnerWatch(() => monotonic);
+    // Its owner file looks two minutes old to this host (skewed clocks, or this one stepped forward).
+    const owner = { pid: 1, host: 'elsewhere.example', beat: 7 };
+    const dir = await claimFolder('skewed', owner, 2 * 60_000);
+    expect(await ownerIsGone(dir, now(), watch)).toBe(false); // first seen: alive
+    monotonic += STALE_MS - 1;
+    expect(await ownerIsGone(dir, now(), watch)).toBe(false);
+    await writeFile(join(dir, OWNER_FILE), JSON.stringify({ ...owner, beat: 8, startedAt: 0 }));
+    expect(await ownerIsGone(dir, now(), watch)).toBe(false); // it advanced: the window starts again
+    monotonic += STALE_MS - 1;
+    expect(await ownerIsGone(dir, now(), watch)).toBe(false);
+    monotonic += 1;
+    expect(await ownerIsGone(dir, now(), watch)).toBe(true); // stood still for STALE_MS
+  });
+
+  it('same hostname but another pid namespace (another container) counts as another host', async () => {
+    const ns = thisPidNamespace();
+    if (ns === undefined) return; // no pid namespaces here (not Linux)
+    // A pid that runs here, but in the other container it names another process.
+    const dir = await claimFolder(
+      'container',
+      { pid: live.pid as number, host: thisHost(), pidNamespace: 'pid:[1]', beat: 1 },
+      0,
+    );
+    let monotonic = 0;
+    const watch = new OwnerWatch(() => monotonic);
+    expect(await ownerIsGone(dir, now(), watch)).toBe(false);
+    monotonic += STALE_MS;
+    expect(await ownerIsGone(dir, now(), watch)).toBe(true);
+  });
+
+  it('an owner file that is a FIFO is not waited on: the folder counts by its own age', async () => {
+    const young = await claimFolder('fifo-young', undefined, 1_000);
+    execFileSync('mkfifo', [join(young, OWNER_FILE)]);
+    const old = await claimFolder('fifo-old', undefined, 0);
+    execFileSync('mkfifo', [join(old, OWNER_FILE)]);
+    const when = new Date(Date.now() - STALE_MS - 5_000);
+    await utimes(old, when, when);
+    const verdicts = Promise.all([ownerIsGone(young, now()), ownerIsGone(old, now())]);
+    const timeout = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 5_000).unref());
+    expect(await Promise.race([verdicts, timeout])).toEqual([false, true]);
   });
 
   it('a folder without a readable owner file counts by its own age', async () => {

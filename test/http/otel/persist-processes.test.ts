@@ -75,7 +75,7 @@ describe('persistDir across processes (child processes, the local service)', () 
   it('the claim folder of a process on another host whose heartbeat stopped is taken over and sent', async () => {
     const applicationId = await service.createApp('persist-stale-owner');
     // As a process on another machine sharing the folder leaves it when it dies mid-send.
-    const ownerDir = join(dir, 'owners', 'other-host-process');
+    const ownerDir = join(dir, 'owners', 'a1b2c3d4e5f6'); // named as @aqm/otel names them
     const records = Array.from({ length: 30 }, () => {
       const id = newTraceId();
       return { traceId: id, json: recordJson(id) };

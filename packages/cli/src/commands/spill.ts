@@ -1,5 +1,10 @@
 import { existsSync } from 'node:fs';
-import { inspectSpillFolder, purgeSpillFolder, type SpillFolderReport } from '@aqm/otel/spill';
+import {
+  inspectSpillFolder,
+  purgeSpillFolder,
+  SpillFolderRefused,
+  type SpillFolderReport,
+} from '@aqm/otel/spill';
 import { printableLine } from '@aqm/wire';
 import { type Command, Option } from 'commander';
 import type { Output } from '../render/output.js';
@@ -31,6 +36,21 @@ function folderOf(flags: SpillFlags, session: Session): string {
     );
   }
   return dir;
+}
+
+/**
+ * Runs a look at or purge of the folder; a folder whose `owners/` or `corrupt/` is a link or a file
+ * is refused before anything is read through it or deleted: exit 2, saying why.
+ */
+async function onFolder<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof SpillFolderRefused)) throw error;
+    throw new CliUsageError(
+      `${printableLine(dir)} is not a spill folder aqm can use: ${printableLine(error.reason)}. Nothing was changed.`,
+    );
+  }
 }
 
 function summary(report: SpillFolderReport, now: number): Array<[string, string]> {
@@ -81,7 +101,7 @@ export function registerSpillCommands(program: Command, session: Session): void 
     .addOption(dirOption())
     .action(async (flags: SpillFlags, command: Command) => {
       const dir = folderOf(flags, session);
-      const report = await inspectSpillFolder(dir);
+      const report = await onFolder(dir, () => inspectSpillFolder(dir));
       const out = session.output(command);
       if (out.json) return out.printJson(report);
       if (!report.exists)
@@ -113,7 +133,7 @@ export function registerSpillCommands(program: Command, session: Session): void 
       const dir = folderOf(flags, session);
       const out = session.output(command);
       if (flags.yes !== true) {
-        const report = await inspectSpillFolder(dir);
+        const report = await onFolder(dir, () => inspectSpillFolder(dir));
         const goneOwners = report.owners.filter((o) => !o.alive);
         const gone = goneOwners.reduce((sum, o) => sum + o.traces, 0);
         const files = report.waiting.files + goneOwners.reduce((sum, o) => sum + o.files, 0);
@@ -130,7 +150,7 @@ export function registerSpillCommands(program: Command, session: Session): void 
             (live > 0 ? ` (${live} trace(s) that a running process is sending would stay)` : ''),
         );
       }
-      const result = await purgeSpillFolder(dir);
+      const result = await onFolder(dir, () => purgeSpillFolder(dir));
       if (out.json) return out.printJson(result);
       if (result.deleted.files + result.corruptDeleted === 0) {
         nothingToPurge(out, dir, existsSync(dir));

@@ -229,7 +229,8 @@ export class TracePipeline implements Pipeline {
     await this.#sender.shutdown(this.#options.shutdownTimeoutMs);
     const dropped = (this.#sender.stats().droppedTraces.byReason.shutdown ?? 0) - droppedBefore;
     this.#health.undeliveredAtShutdown(dropped);
-    await this.#spill?.close();
+    // Bounded too: a disk that hangs must not hold shutdown (at least 1 s for the last writes).
+    await this.#spill?.close(Math.max(1000, this.#options.shutdownTimeoutMs - (Date.now() - startedAt)));
     if (this.#ownsClient && this.#client.close !== undefined) {
       const left = Math.max(100, this.#options.shutdownTimeoutMs - (Date.now() - startedAt));
       let timer: NodeJS.Timeout | undefined;

@@ -1,17 +1,21 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { DeliveryOutcome } from '../export/queued-trace.js';
 import type { OverflowStore } from '../export/sender-types.js';
-import { ThrottledReporter } from '../export/throttled-reporter.js';
-import { decodeSpillFile, type SpillFileName, type SpillRecord } from './spill-file.js';
+import { type CloseStep, closeWithin } from './spill-close.js';
+import type { SpillFileName, SpillRecord } from './spill-file.js';
 import { filesOfOthers, SpillFolder } from './spill-folder.js';
 import { type DiskStats, SpillLedger } from './spill-ledger.js';
 import { HEARTBEAT_MS } from './spill-owners.js';
+import { SpillFolderRefused } from './spill-paths.js';
+import { SpillReports } from './spill-reports.js';
 import { type SpillInput, SpillWriter } from './spill-writer.js';
 
 /** How long the pipeline stays in memory only after the disk refused a write. */
 const DISK_RETRY_MS = 30_000;
 /** How long this process leaves alone a file it had to return (the service failing, or refusing it). */
 const PARK_MS = 60_000;
+/** Longest `close()` waits for the disk when not told (`shutdownTimeoutMs` is passed in the pipeline). */
+const CLOSE_TIMEOUT_MS = 10_000;
 const MIB = 1024 * 1024;
 
 /** What the spill unit needs of the sender: room, and a way to queue records read back from disk. */
@@ -42,15 +46,14 @@ export interface DiskSpillOptions {
  * sender has room and the service is answering (`poke`). A file leaves the disk only once every
  * record in it was accepted or isolated as poisoned by a 400; otherwise it goes back to the pool.
  * Nothing here throws into the app or makes it wait: start-up scans the folder asynchronously,
- * and a disk that refuses writes turns the pipeline to memory only (said once) until a later try.
+ * and a disk that refuses writes turns the pipeline to memory only (said once) until a later try;
+ * a folder whose parts are links or files turns it to memory only for good (said once).
  */
 export class DiskSpill implements OverflowStore {
   readonly #folder: SpillFolder;
   readonly #ledger = new SpillLedger();
   readonly #writer: SpillWriter;
-  readonly #logger: DiagLogger;
-  /** At most one disk-full report a minute (like the sender's drop reports). */
-  readonly #reporter: ThrottledReporter;
+  readonly #reports: SpillReports;
   readonly #bufferLimit: number;
   readonly #retryMs: number;
   #target: ReplayTarget | undefined;
@@ -58,7 +61,8 @@ export class DiskSpill implements OverflowStore {
   /** Whether this process has a claim folder to give back at close. */
   #everOpened = false;
   #downUntil = 0;
-  #down = false;
+  /** The folder was refused (a part is a link or a file): memory only for this process's life. */
+  #disabled = false;
   #closing = false;
   #timer: NodeJS.Timeout | undefined;
   #opening: Promise<void> | undefined;
@@ -78,8 +82,7 @@ export class DiskSpill implements OverflowStore {
 
   constructor(options: DiskSpillOptions) {
     this.#folder = new SpillFolder(options.dir);
-    this.#logger = options.logger;
-    this.#reporter = new ThrottledReporter(options.logger, 60_000);
+    this.#reports = new SpillReports(options.logger, options.dir);
     this.#retryMs = options.retryMs ?? DISK_RETRY_MS;
     // Records waiting for their write: bounded, so a disk slower than the app cannot grow memory.
     this.#bufferLimit = Math.max(8 * MIB, 4 * options.maxBatchBytes);
@@ -90,15 +93,11 @@ export class DiskSpill implements OverflowStore {
         refused: (error) => this.#refused(error),
         wrote: (traces) => {
           this.#spilled += traces;
-          this.#recovered();
+          this.#reports.recovered();
         },
         evicted: (traces, message) => {
           this.evictedTraces += traces;
-          this.#reporter.report(
-            'disk-full',
-            'warn',
-            `Dropped ${traces} trace(s) from persistDir, reason disk-full: ${message}`,
-          );
+          this.#reports.evicted(traces, message);
         },
       },
       {
@@ -115,7 +114,11 @@ export class DiskSpill implements OverflowStore {
     this.#target = target;
     this.#timer = setInterval(() => void this.#tick(), HEARTBEAT_MS);
     this.#timer.unref();
-    // Writes wait for the folder to be opened; a trace that overflows meanwhile is not turned away.
+    this.#openInBackground();
+  }
+
+  /** Writes wait for the folder to be opened; a trace that overflows meanwhile is not turned away. */
+  #openInBackground(): void {
     this.#opening = this.#tick().finally(() => {
       this.#opening = undefined;
     });
@@ -124,7 +127,7 @@ export class DiskSpill implements OverflowStore {
 
   /** Whether the disk takes writes now (presumed until the folder has refused one). */
   get writable(): boolean {
-    return !this.#closing && Date.now() >= this.#downUntil;
+    return !this.#closing && !this.#disabled && performance.now() >= this.#downUntil;
   }
 
   /** Whether `bytes` of new records may wait for the disk without passing the write buffer's bound. */
@@ -134,13 +137,9 @@ export class DiskSpill implements OverflowStore {
 
   /** Writes records; resolves true once they are on disk, false when the disk refused them. */
   write(records: readonly SpillInput[]): Promise<boolean> {
+    if (this.#disabled) return Promise.resolve(false);
     // The folder could not be opened before: the next write waits for another try, not the timer's.
-    if (!this.#opened && this.#opening === undefined) {
-      this.#opening = this.#tick().finally(() => {
-        this.#opening = undefined;
-      });
-      this.#writer.waitFor(this.#opening);
-    }
+    if (!this.#opened && this.#opening === undefined) this.#openInBackground();
     return this.#writer.write(records);
   }
 
@@ -152,7 +151,9 @@ export class DiskSpill implements OverflowStore {
       return;
     }
     this.#replay = this.#replayFiles()
-      .catch((error: unknown) => this.#logger.warn(`Replaying from persistDir failed: ${String(error)}`))
+      .catch((error: unknown) =>
+        this.#reports.logger.warn(`Replaying from persistDir failed: ${String(error)}`),
+      )
       .finally(() => {
         this.#replay = undefined;
         if (this.#pokedAgain) {
@@ -174,35 +175,46 @@ export class DiskSpill implements OverflowStore {
 
   /**
    * After the sender shut down: finishes the writes, returns the files this process claimed to
-   * the folder and removes its claim folder. Never rejects.
+   * the folder and removes its claim folder. Never rejects, and resolves within `timeoutMs` even
+   * when the disk hangs, saying (once, on stderr without logging set up) what it gave up.
    */
-  async close(): Promise<void> {
+  async close(timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
     this.#closing = true;
     clearInterval(this.#timer);
-    await this.#writer.drain();
-    await this.#replay;
-    await Promise.allSettled([...this.#finishing]);
-    if (!this.#everOpened) return;
-    await this.#folder.close().catch((error: unknown) => {
-      this.#logger.warn(`Could not release the claimed files in persistDir: ${String(error)}`);
-    });
+    const steps: CloseStep[] = [
+      ['the writes of records to disk', () => this.#writer.drain()],
+      ['a file being read back', async () => this.#replay],
+      ['the files being sent', () => Promise.allSettled([...this.#finishing])],
+    ];
+    if (this.#everOpened) {
+      steps.push([
+        'returning its claimed files to the folder',
+        () =>
+          this.#folder.close().catch((error: unknown) => {
+            this.#reports.logger.warn(`Could not release the claimed files in persistDir: ${String(error)}`);
+          }),
+      ]);
+    }
+    const unfinished = await closeWithin(steps, timeoutMs);
+    if (unfinished !== undefined) this.#reports.gaveUp(timeoutMs, unfinished);
   }
 
   async #tick(): Promise<void> {
-    if (this.#closing) return;
+    if (this.#closing || this.#disabled) return;
     try {
       if (!this.#opened) {
-        if (Date.now() < this.#downUntil) return;
+        if (performance.now() < this.#downUntil) return;
         await this.#folder.open();
         this.#opened = true;
         this.#everOpened = true;
-        this.#recovered();
+        this.#reports.recovered();
       } else {
         await this.#folder.heartbeat();
       }
       await this.#scan();
     } catch (error) {
-      this.#refused(error);
+      if (error instanceof SpillFolderRefused) this.#disable(error);
+      else this.#refused(error);
       return;
     }
     this.poke();
@@ -214,7 +226,9 @@ export class DiskSpill implements OverflowStore {
     for (const [name, until] of this.#parked) if (until <= now) this.#parked.delete(name);
     const returned = await this.#folder.takeOverGone(Date.now());
     if (returned > 0) {
-      this.#logger.info(`Took over ${returned} spill file(s) left in persistDir by a process that is gone`);
+      this.#reports.logger.info(
+        `Took over ${returned} spill file(s) left in persistDir by a process that is gone`,
+      );
     }
     const listing = await this.#folder.listPool();
     for (const name of listing.unknown) {
@@ -237,12 +251,7 @@ export class DiskSpill implements OverflowStore {
         this.#ledger.unclaimed(next); // another process has it
         continue;
       }
-      let decoded: ReturnType<typeof decodeSpillFile>;
-      try {
-        decoded = decodeSpillFile(await this.#folder.readClaimed(next.name));
-      } catch (error) {
-        decoded = { problem: `unreadable (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
-      }
+      const decoded = await this.#folder.readClaimed(next);
       if ('problem' in decoded) {
         this.#ledger.unclaimed(next);
         await this.#quarantine(this.#folder.claimedPath(next.name), next.name, decoded.problem);
@@ -256,7 +265,7 @@ export class DiskSpill implements OverflowStore {
       const tickets = target.admit(decoded.records, next.writtenAt);
       const finishing = Promise.all(tickets)
         .then((outcomes) => this.#finish(next, outcomes))
-        .catch((error: unknown) => this.#logger.warn(`persistDir: ${String(error)}`));
+        .catch((error: unknown) => this.#reports.logger.warn(`persistDir: ${String(error)}`));
       this.#finishing.add(finishing);
       void finishing.finally(() => this.#finishing.delete(finishing));
       // Lets the sender take these into a request, so the next file can fill the next free slot.
@@ -281,28 +290,26 @@ export class DiskSpill implements OverflowStore {
 
   async #quarantine(path: string, name: string, problem: string): Promise<void> {
     this.#corrupt += 1;
-    this.#logger.warn(`Spill file ${name} cannot be read (${problem}); moved to corrupt/ in persistDir`);
+    this.#reports.quarantined(name, problem);
     await this.#folder.quarantine(path, name).catch((error: unknown) => {
-      this.#logger.warn(`Could not move ${name} to corrupt/: ${String(error)}`);
+      if (error instanceof SpillFolderRefused) this.#disable(error);
+      else this.#reports.logger.warn(`Could not move ${name} to corrupt/: ${String(error)}`);
     });
   }
 
   #refused(error: unknown): void {
-    this.#downUntil = Date.now() + this.#retryMs;
+    if (this.#disabled) return; // said already, and for good
+    this.#downUntil = performance.now() + this.#retryMs; // monotonic: a clock step does not move it
     // The next try opens the folder again: it may have been removed or remounted meanwhile.
     this.#opened = false;
-    if (this.#down) return;
-    this.#down = true;
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    this.#logger.warn(
-      `persistDir ${this.#folder.dir} refuses writes (${code ?? String(error)}): traces are kept in memory ` +
-        `only (within maxQueueBytes) and the disk is tried again in ${this.#retryMs / 1000} s`,
-    );
+    this.#reports.refused(error, this.#retryMs);
   }
 
-  #recovered(): void {
-    if (!this.#down) return;
-    this.#down = false;
-    this.#logger.info(`persistDir ${this.#folder.dir} takes writes again`);
+  #disable(refusal: SpillFolderRefused): void {
+    if (this.#disabled) return;
+    this.#disabled = true;
+    this.#opened = false;
+    clearInterval(this.#timer);
+    this.#reports.disabled(refusal);
   }
 }

@@ -1,13 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { parseSpillFileName, SPILL_SUFFIX, type SpillFileName } from './spill-file.js';
-import { OWNER_FILE, type OwnerInfo, ownerIsGone, thisHost } from './spill-owners.js';
+import { decodeSpillFile, parseSpillFileName, SPILL_SUFFIX, type SpillFileName } from './spill-file.js';
+import { liveOwnerIds, OwnerWatch, ownerIsGone, ownerRecord } from './spill-owners.js';
+import {
+  errorCode,
+  expectOwnFolder,
+  isCorruptName,
+  makeFolder,
+  OWNER_FILE,
+  OWNER_TEMP,
+  ownerFolders,
+  readRegularFile,
+  removeOwnerFolder,
+  returnFilesOf,
+  SpillFolderRefused,
+  syncFolder,
+  unreadable,
+} from './spill-paths.js';
 
 /** Files kept in `corrupt/`; older ones are deleted (they are there for a human to look at). */
 export const MAX_CORRUPT_FILES = 20;
 const FILE_MODE = 0o600;
-const DIR_MODE = 0o700;
 
 /** What a listing of the folder found. */
 export interface PoolListing {
@@ -27,6 +41,9 @@ export interface PoolListing {
  *
  * A claim is a `rename` from the pool into the owner's folder: of two processes, one wins. A new
  * file is written under a temp name in the owner's folder, fsync'd, then renamed into the pool.
+ * Only what the folder created is ever touched: `owners/`, `corrupt/` and claim folders that are
+ * links or files make it refuse the folder ({@link SpillFolderRefused}), entries of `owners/` and
+ * `corrupt/` not named as it names them are left alone, and no link is followed.
  */
 export class SpillFolder {
   readonly dir: string;
@@ -36,26 +53,66 @@ export class SpillFolder {
   readonly id: string;
   readonly ownerDir: string;
   #tempSequence = 0;
+  #beat = 0;
+  readonly #startedAt = Date.now();
+  /** Other hosts' heartbeats, as this process saw them advance. */
+  readonly #watch: OwnerWatch;
 
-  constructor(dir: string) {
+  constructor(dir: string, watch = new OwnerWatch()) {
     this.dir = dir;
+    this.#watch = watch;
     this.ownersDir = join(dir, 'owners');
     this.corruptDir = join(dir, 'corrupt');
     this.id = `${process.pid.toString(36)}${randomBytes(4).toString('hex')}`;
     this.ownerDir = join(this.ownersDir, this.id);
   }
 
-  /** Creates the folders (owner-only) and this process's owner file. Rejects when the disk refuses. */
+  /**
+   * Creates the folders (owner-only) and this process's owner file. Rejects when the disk refuses
+   * (with the disk's own error code), and with {@link SpillFolderRefused} when a part is a link.
+   */
   async open(): Promise<void> {
-    await fs.mkdir(this.ownerDir, { recursive: true, mode: DIR_MODE });
-    const owner: OwnerInfo = { pid: process.pid, host: thisHost(), startedAt: Date.now() };
-    await fs.writeFile(join(this.ownerDir, OWNER_FILE), JSON.stringify(owner), { mode: FILE_MODE });
+    await makeFolder(this.dir);
+    await this.checkParts();
+    await makeFolder(this.ownersDir);
+    await expectOwnFolder(this.dir, this.ownersDir, 'owners/');
+    await makeFolder(this.ownerDir);
+    await expectOwnFolder(this.dir, this.ownerDir, `owners/${this.id}/`);
+    liveOwnerIds().add(this.id);
+    await this.#writeOwner();
   }
 
-  /** Touches the owner file, so other processes see this one is alive. */
+  /** Rejects with {@link SpillFolderRefused} when `owners/` or `corrupt/` is a link or a file. */
+  async checkParts(): Promise<void> {
+    const stat = await fs.stat(this.dir); // the folder itself may be a link: the user named it
+    if (!stat.isDirectory()) throw new SpillFolderRefused(this.dir, 'it is not a folder');
+    await expectOwnFolder(this.dir, this.ownersDir, 'owners/', true);
+    await expectOwnFolder(this.dir, this.corruptDir, 'corrupt/', true);
+  }
+
+  /**
+   * Rewrites the owner file with the next heartbeat sequence, so other processes see this one is
+   * alive. A claim folder removed meanwhile (by hand, or by a process misjudging this one) is made again.
+   */
   async heartbeat(): Promise<void> {
-    const now = new Date();
-    await fs.utimes(join(this.ownerDir, OWNER_FILE), now, now);
+    try {
+      await this.#writeOwner();
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw error;
+      await this.open();
+    }
+  }
+
+  /** Writes the owner file whole (temp file, rename): a reader never sees half of one. */
+  async #writeOwner(): Promise<void> {
+    this.#beat += 1;
+    const temp = join(this.ownerDir, OWNER_TEMP);
+    await fs.unlink(temp).catch(() => {}); // left by a heartbeat cut short
+    await fs.writeFile(temp, JSON.stringify(ownerRecord(this.#startedAt, this.#beat)), {
+      mode: FILE_MODE,
+      flag: 'wx',
+    });
+    await fs.rename(temp, join(this.ownerDir, OWNER_FILE));
   }
 
   /**
@@ -67,7 +124,8 @@ export class SpillFolder {
   async writeAtomic(name: string, data: readonly Buffer[]): Promise<void> {
     this.#tempSequence += 1;
     const temp = join(this.ownerDir, `tmp-${this.#tempSequence}`);
-    const handle = await fs.open(temp, 'w', FILE_MODE);
+    // 'wx': never through a link or into a FIFO someone put at the temp name.
+    const handle = await fs.open(temp, 'wx', FILE_MODE);
     try {
       let pieces = data;
       let written = 0;
@@ -104,11 +162,13 @@ export class SpillFolder {
 
   /** The pool's files, oldest first, and the `.aqmspill` names that are not ours. */
   async listPool(): Promise<PoolListing> {
-    const names = await fs.readdir(this.dir);
+    const entries = await fs.readdir(this.dir, { withFileTypes: true });
     const files: SpillFileName[] = [];
     const unknown: string[] = [];
-    for (const name of names) {
-      if (!name.endsWith(SPILL_SUFFIX)) continue; // a user's file, or our folders: not ours to touch
+    for (const entry of entries) {
+      const name = entry.name;
+      // A user's file, our folders, or a folder of any name (it never makes one there): not ours to touch.
+      if (!name.endsWith(SPILL_SUFFIX) || entry.isDirectory()) continue;
       const parsed = parseSpillFileName(name);
       if (parsed === undefined) unknown.push(name);
       else files.push(parsed);
@@ -128,8 +188,16 @@ export class SpillFolder {
     }
   }
 
-  readClaimed(name: string): Promise<Buffer> {
-    return fs.readFile(join(this.ownerDir, name));
+  /**
+   * The records of a claimed file, or why it cannot be read: only a regular file of at most the
+   * bytes its name says is read (a link is not followed; a FIFO, device or folder is never waited on).
+   */
+  async readClaimed(file: SpillFileName): Promise<ReturnType<typeof decodeSpillFile>> {
+    try {
+      return decodeSpillFile(await readRegularFile(join(this.ownerDir, file.name), file.bytes));
+    } catch (error) {
+      return { problem: unreadable(error) };
+    }
   }
 
   /** Deletes a claimed file (its records were accepted). */
@@ -155,11 +223,13 @@ export class SpillFolder {
 
   /** Moves a file that cannot be read into `corrupt/`, keeping that folder bounded. */
   async quarantine(path: string, name: string): Promise<void> {
-    await fs.mkdir(this.corruptDir, { recursive: true, mode: DIR_MODE });
+    await makeFolder(this.corruptDir);
+    await expectOwnFolder(this.dir, this.corruptDir, 'corrupt/');
     await fs.rename(path, join(this.corruptDir, `${Date.now()}-${name}`));
-    const kept = (await fs.readdir(this.corruptDir)).sort();
+    // Only the files it moved there count and go: whatever else is in corrupt/ is not its to delete.
+    const kept = (await fs.readdir(this.corruptDir)).filter(isCorruptName).sort();
     for (const old of kept.slice(0, Math.max(0, kept.length - MAX_CORRUPT_FILES))) {
-      await fs.rm(join(this.corruptDir, old), { force: true });
+      await fs.unlink(join(this.corruptDir, old)).catch(() => {});
     }
   }
 
@@ -177,61 +247,32 @@ export class SpillFolder {
    * (and their temp files: a write a crash cut short). Returns how many files came back.
    */
   async takeOverGone(now: number): Promise<number> {
-    let names: string[];
-    try {
-      names = await fs.readdir(this.ownersDir);
-    } catch {
-      return 0;
-    }
+    await this.checkParts();
+    const owners = await ownerFolders(this.ownersDir);
+    this.#watch.retain(new Set(owners));
     let moved = 0;
-    for (const owner of names) {
+    for (const owner of owners) {
       if (owner === this.id) continue;
       const ownerDir = join(this.ownersDir, owner);
-      if (!(await ownerIsGone(ownerDir, now))) continue;
+      if (!(await ownerIsGone(ownerDir, now, this.#watch))) continue;
       moved += await returnFilesOf(ownerDir, this.dir);
-      await fs.rm(ownerDir, { recursive: true, force: true }).catch(() => {});
+      await removeOwnerFolder(ownerDir);
     }
     return moved;
   }
 
   /** Returns this process's claimed files to the pool and removes its folder. */
   async close(): Promise<void> {
+    liveOwnerIds().delete(this.id);
     await returnFilesOf(this.ownerDir, this.dir);
-    await fs.rm(this.ownerDir, { recursive: true, force: true });
+    await removeOwnerFolder(this.ownerDir);
   }
-}
-
-/** Renames every spill file of `ownerDir` into `poolDir`; returns how many. */
-async function returnFilesOf(ownerDir: string, poolDir: string): Promise<number> {
-  let moved = 0;
-  let names: string[];
-  try {
-    names = await fs.readdir(ownerDir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    if (!name.endsWith(SPILL_SUFFIX)) continue;
-    try {
-      await fs.rename(join(ownerDir, name), join(poolDir, name));
-      moved += 1;
-    } catch {
-      // Taken by another process at the same moment, or gone: either way not ours to return.
-    }
-  }
-  return moved;
 }
 
 /** The spill files in other processes' claim folders (being sent, or left by one that died). */
 export async function filesOfOthers(folder: SpillFolder): Promise<SpillFileName[]> {
-  let owners: string[];
-  try {
-    owners = await fs.readdir(folder.ownersDir);
-  } catch {
-    return [];
-  }
   const files: SpillFileName[] = [];
-  for (const owner of owners) {
+  for (const owner of await ownerFolders(folder.ownersDir).catch(() => [])) {
     if (owner === folder.id) continue;
     try {
       for (const name of await fs.readdir(join(folder.ownersDir, owner))) {
@@ -243,17 +284,4 @@ export async function filesOfOthers(folder: SpillFolder): Promise<SpillFileName[
     }
   }
   return files;
-}
-
-/**
- * Makes a folder's entries durable, as far as the platform allows. Best effort: the file is
- * already renamed into place, so a folder that cannot be opened or synced (Windows; some network
- * file systems answer EINVAL) must not turn a written file into a failed write, which would send
- * its records twice.
- */
-async function syncFolder(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r').catch(() => undefined);
-  if (handle === undefined) return;
-  await handle.sync().catch(() => {});
-  await handle.close().catch(() => {});
 }

@@ -1,7 +1,17 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { parseSpillFileName, SPILL_SUFFIX } from './spill-file.js';
-import { OWNER_FILE, type OwnerInfo, ownerIsGone } from './spill-owners.js';
+import { parseSpillFileName } from './spill-file.js';
+import { ownerIsGone, readOwner } from './spill-owners.js';
+import {
+  errorCode,
+  expectOwnFolder,
+  isCorruptName,
+  lstatOrNone,
+  ownerFolders,
+  readdirOrEmpty,
+  removeOwnerFolder,
+  SpillFolderRefused,
+} from './spill-paths.js';
 
 /** Files, traces and bytes of a set of spill files. */
 export interface SpillTotals {
@@ -35,7 +45,28 @@ export interface SpillFolderReport {
 }
 
 /**
+ * Rejects with {@link SpillFolderRefused} when `dir` is not a folder, or its `owners/` or `corrupt/`
+ * is a link or a file: nothing is read or deleted through them. `false` when `dir` does not exist.
+ */
+async function checkFolder(dir: string): Promise<boolean> {
+  let stat: Awaited<ReturnType<typeof fs.stat>>;
+  try {
+    stat = await fs.stat(dir); // the folder itself may be a link: the user named it
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+  if (!stat.isDirectory()) throw new SpillFolderRefused(dir, 'it is not a folder');
+  await expectOwnFolder(dir, join(dir, 'owners'), 'owners/', true);
+  await expectOwnFolder(dir, join(dir, 'corrupt'), 'corrupt/', true);
+  return true;
+}
+
+/**
  * What a `persistDir` folder holds, from file names only (nothing is opened but owner files).
+ * Entries of `owners/` and `corrupt/` that the spill folder did not create (other names, links,
+ * files) are not counted; a folder whose `owners/` or `corrupt/` is a link or a file rejects with
+ * {@link SpillFolderRefused}.
  *
  * @example
  * const report = await inspectSpillFolder('/var/lib/my-app/aqm');
@@ -50,13 +81,8 @@ export async function inspectSpillFolder(dir: string, now = Date.now()): Promise
     corrupt: { files: 0, bytes: 0 },
     oldestWrittenAt: undefined,
   };
-  let names: string[];
-  try {
-    names = await fs.readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...report, exists: false };
-    throw error;
-  }
+  if (!(await checkFolder(dir))) return { ...report, exists: false };
+  const names = await fs.readdir(dir);
   const count = (totals: SpillTotals, name: string) => {
     const file = parseSpillFileName(name);
     if (file === undefined) return;
@@ -66,7 +92,7 @@ export async function inspectSpillFolder(dir: string, now = Date.now()): Promise
     report.oldestWrittenAt = Math.min(report.oldestWrittenAt ?? file.writtenAt, file.writtenAt);
   };
   for (const name of names) count(report.waiting, name);
-  for (const id of await readdirOrEmpty(join(dir, 'owners'))) {
+  for (const id of await ownerFolders(join(dir, 'owners'))) {
     const ownerDir = join(dir, 'owners', id);
     const owner = await readOwner(ownerDir);
     const entry: SpillOwnerReport = {
@@ -82,8 +108,9 @@ export async function inspectSpillFolder(dir: string, now = Date.now()): Promise
     report.owners.push(entry);
   }
   for (const name of await readdirOrEmpty(join(dir, 'corrupt'))) {
-    const stat = await fs.stat(join(dir, 'corrupt', name)).catch(() => undefined);
-    if (stat === undefined) continue;
+    if (!isCorruptName(name)) continue;
+    const stat = await lstatOrNone(join(dir, 'corrupt', name)).catch(() => undefined);
+    if (stat === undefined || stat.isDirectory()) continue;
     report.corrupt.files += 1;
     report.corrupt.bytes += stat.size;
   }
@@ -101,8 +128,10 @@ export interface SpillPurgeResult {
 
 /**
  * Empties a `persistDir` folder: the files waiting, those of processes that are gone, and
- * `corrupt/`. A live process's claimed files are left (it is sending them). Only spill files and
- * the folder's own sub-folders are touched, never other files.
+ * `corrupt/`. A live process's claimed files are left (it is sending them). Only what the spill
+ * folder created is touched (spill files, its claim folders, the files it moved to `corrupt/`),
+ * never other files, and no link is followed: a folder whose `owners/` or `corrupt/` is a link or a
+ * file rejects with {@link SpillFolderRefused} before anything is deleted.
  *
  * @example
  * const { deleted } = await purgeSpillFolder('/var/lib/my-app/aqm');
@@ -113,13 +142,16 @@ export async function purgeSpillFolder(dir: string, now = Date.now()): Promise<S
     leftToLiveProcesses: { files: 0, traces: 0, bytes: 0 },
     corruptDeleted: 0,
   };
+  if (!(await checkFolder(dir))) return result;
   const remove = async (folder: string, name: string, totals: SpillTotals) => {
     const file = parseSpillFileName(name);
     if (file === undefined) return;
+    // A folder of that name is not one of its files (unlink would not take it anyway).
+    if ((await lstatOrNone(join(folder, name)))?.isDirectory() !== false) return;
     try {
       await fs.unlink(join(folder, name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // claimed meanwhile
+      if (errorCode(error) === 'ENOENT') return; // claimed meanwhile
       throw error;
     }
     totals.files += 1;
@@ -127,7 +159,7 @@ export async function purgeSpillFolder(dir: string, now = Date.now()): Promise<S
     totals.bytes += file.bytes;
   };
   for (const name of await readdirOrEmpty(dir)) await remove(dir, name, result.deleted);
-  for (const id of await readdirOrEmpty(join(dir, 'owners'))) {
+  for (const id of await ownerFolders(join(dir, 'owners'))) {
     const ownerDir = join(dir, 'owners', id);
     const names = await readdirOrEmpty(ownerDir);
     if (!(await ownerIsGone(ownerDir, now))) {
@@ -141,29 +173,17 @@ export async function purgeSpillFolder(dir: string, now = Date.now()): Promise<S
       continue;
     }
     for (const name of names) await remove(ownerDir, name, result.deleted);
-    await fs.rm(ownerDir, { recursive: true, force: true });
+    await removeOwnerFolder(ownerDir);
   }
   for (const name of await readdirOrEmpty(join(dir, 'corrupt'))) {
-    if (!name.endsWith(SPILL_SUFFIX)) continue;
-    await fs.rm(join(dir, 'corrupt', name), { force: true });
-    result.corruptDeleted += 1;
+    if (!isCorruptName(name)) continue;
+    try {
+      await fs.unlink(join(dir, 'corrupt', name)); // a link goes, not what it points to
+      result.corruptDeleted += 1;
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'EISDIR' && errorCode(error) !== 'EPERM')
+        throw error;
+    }
   }
   return result;
-}
-
-async function readdirOrEmpty(dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
-async function readOwner(ownerDir: string): Promise<Partial<OwnerInfo> | undefined> {
-  try {
-    return JSON.parse(await fs.readFile(join(ownerDir, OWNER_FILE), 'utf8')) as Partial<OwnerInfo>;
-  } catch {
-    return undefined;
-  }
 }

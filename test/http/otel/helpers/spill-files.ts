@@ -62,8 +62,11 @@ export interface SpillChild {
   kill9(): Promise<void>;
 }
 
-export function startSpillChild(env: Record<string, string>): SpillChild {
-  const child = spawn(process.execPath, [CHILD], {
+/** Preload for a child whose wall clock runs `CLOCK_OFFSET_MS` ahead, on host `FAKE_HOSTNAME`. */
+export const SHIFT_CLOCK = fileURLToPath(new URL('../fixtures/shift-clock.mjs', import.meta.url));
+
+export function startSpillChild(env: Record<string, string>, nodeArgs: readonly string[] = []): SpillChild {
+  const child = spawn(process.execPath, [...nodeArgs, CHILD], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
