@@ -37,37 +37,12 @@ interface Load {
 
 /**
  * What is admitted for one application and not yet visible in its pipeline's counters: spans
- * waiting in the feed, roots waiting out their grace. Released once every part of it is handed
- * over ({@link part} callbacks), then the pipeline counts it as open or queued.
+ * waiting in the feed, roots waiting out their grace. Each part is released as it is handed over
+ * (then the pipeline counts it as open or queued).
  */
-export class Reservation {
-  readonly #release: () => void;
-  #parts = 1;
-
-  constructor(release: () => void) {
-    this.#release = release;
-  }
-
-  /** A part handed over later: call the returned function once it is in the pipeline. */
-  part(): () => void {
-    this.#parts += 1;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.#settle();
-    };
-  }
-
-  /** Every part is known: the reservation ends when the last one is handed over. */
-  seal(): void {
-    this.#settle();
-  }
-
-  #settle(): void {
-    this.#parts -= 1;
-    if (this.#parts === 0) this.#release();
-  }
+export interface Reservation {
+  /** Ends the reservation of `part` (traces and bytes now counted by the pipeline). */
+  release(part: Share): void;
 }
 
 /**
@@ -105,19 +80,26 @@ export class Admission {
   }
 
   /** Reserves `share` for `pipeline` when it fits; otherwise says why not. */
-  admit(pipeline: TracePipeline, share: Share): Reservation | Refusal {
+  admit(pipeline: TracePipeline, share: Share): { reservation: Reservation } | { refusal: Refusal } {
     const refusal = this.#refusal(pipeline, share);
-    if (refusal !== undefined) return refusal;
+    if (refusal !== undefined) return { refusal };
     const held = this.#transit.get(pipeline) ?? { traces: 0, bytes: 0 };
     held.traces += share.traces;
     held.bytes += share.bytes;
     this.#transit.set(pipeline, held);
-    return new Reservation(() => {
-      held.traces -= share.traces;
-      held.bytes -= share.bytes;
+    const left = { ...share };
+    const release = (part: Share) => {
+      // Never more than was reserved, whatever the caller's arithmetic.
+      const traces = Math.min(left.traces, part.traces);
+      const bytes = Math.min(left.bytes, part.bytes);
+      left.traces -= traces;
+      left.bytes -= bytes;
+      held.traces -= traces;
+      held.bytes -= bytes;
       if (held.traces <= 0 && held.bytes <= 0 && this.#transit.get(pipeline) === held)
         this.#transit.delete(pipeline);
-    });
+    };
+    return { reservation: { release } };
   }
 
   #refusal(pipeline: TracePipeline, share: Share): Refusal | undefined {

@@ -1,5 +1,5 @@
-import { noteContentLogRecord } from '@aqm/otel/pipeline';
-import { type Admission, Reservation } from './admission.js';
+import { noteContentLogRecord, type TracePipeline } from '@aqm/otel/pipeline';
+import type { Admission, Reservation } from './admission.js';
 import type { ApplicationRouter } from './application-router.js';
 import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
@@ -181,32 +181,47 @@ export class OtlpIngest {
         bytes: Math.ceil(group.items * (RECORD_BYTES_PER_BODY_BYTE * bytesPerItem + RECORD_BYTES_PER_ITEM)),
       };
       const verdict = this.#options.admission.admit(destination.pipeline, share);
-      if (!(verdict instanceof Reservation)) {
-        refusals.add(group.items, `refused: ${verdict.reason}`, verdict.retryable);
+      if ('refusal' in verdict) {
+        refusals.add(group.items, `refused: ${verdict.refusal.reason}`, verdict.refusal.retryable);
         continue;
       }
       groups.remember(group, destination.pipeline);
-      this.#feed(group, destination.pipeline, verdict);
+      this.#feed(group, destination.pipeline, verdict.reservation, share.bytes / group.items);
       accepted += group.items;
     }
     return accepted;
   }
 
-  #feed(
-    group: RequestGroup,
-    pipeline: Parameters<PipelineFeed['addSpans']>[0],
-    reservation: Reservation,
-  ): void {
+  /**
+   * Hands a group to the feed. Its reservation ends in parts: a trace with spans or log records
+   * besides its root is counted by the pipeline as open once those are in; a trace brought by its
+   * root alone, and the root's bytes, once the root leaves the grace.
+   */
+  #feed(group: RequestGroup, pipeline: TracePipeline, reservation: Reservation, bytesPerItem: number): void {
     const { feed } = this.#options;
+    const opened = new Set<string>();
+    for (const span of group.spans) opened.add(span.spanContext().traceId);
+    for (const log of group.logs) opened.add(log.traceId);
+    const openedPart = {
+      traces: opened.size,
+      bytes: (group.spans.length + group.logs.length) * bytesPerItem,
+    };
     // Handed over after the answer; roots last: a root completes its trace, so the other spans of
     // this request must be in first.
-    if (group.spans.length > 0) feed.addSpans(pipeline, group.spans, () => reservation.part());
-    feed.addLogs(
-      group.logs.map((log) => [pipeline, log]),
-      group.logs.length > 0 ? reservation.part() : undefined,
-    );
-    feed.holdRoots(group.roots.map((root): RootToHold => [pipeline, root, reservation.part()]));
-    reservation.seal();
+    if (group.spans.length > 0) feed.addSpans(pipeline, group.spans, () => reservation.release(openedPart));
+    if (group.logs.length > 0)
+      feed.addLogs(
+        group.logs.map((log) => [pipeline, log]),
+        () => reservation.release(openedPart),
+      );
+    const roots = group.roots.map((root): RootToHold => {
+      const traceId = root.spanContext().traceId;
+      const alone = !opened.has(traceId);
+      opened.add(traceId);
+      const part = { traces: alone ? 1 : 0, bytes: bytesPerItem };
+      return [pipeline, root, () => reservation.release(part)];
+    });
+    feed.holdRoots(roots);
   }
 }
 

@@ -46,10 +46,16 @@ export class PipelineFeed {
     return this.#pending;
   }
 
-  /** Queues spans (not roots) of one pipeline, in slices; `done` is called for each slice handed over. */
-  addSpans(pipeline: TracePipeline, spans: ReadableSpan[], done?: () => HandedOver): void {
+  /** Queues spans (not roots) of one pipeline, in slices; `done` is called once the last is handed over. */
+  addSpans(pipeline: TracePipeline, spans: ReadableSpan[], done?: HandedOver): void {
     for (let at = 0; at < spans.length; at += this.#slice) {
-      this.#push({ kind: 'spans', pipeline, spans: spans.slice(at, at + this.#slice), done: done?.() });
+      const last = at + this.#slice >= spans.length;
+      this.#push({
+        kind: 'spans',
+        pipeline,
+        spans: spans.slice(at, at + this.#slice),
+        done: last ? done : undefined,
+      });
     }
   }
 
