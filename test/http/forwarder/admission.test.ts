@@ -113,11 +113,12 @@ describe('a 200 means kept', () => {
       { maxQueueTraces: 10, rootGraceMs: 300 },
       { requests: 8, perRequest: 3, together: true },
     );
-    expect(promised).toHaveLength(9);
-    expect(refused).toBe(5);
     const { pipeline } = forwarder.stats();
     expect(pipeline.droppedTraces.total).toBe(0);
     expect(pipeline.exportedTraces).toBe(promised.length);
+    // Three requests fit (9 traces), reserved as they were answered; the five others got 503.
+    expect(promised).toHaveLength(9);
+    expect(refused).toBe(5);
     const stored = await storedTraces(stack.service.client, stack.applicationId);
     for (const traceId of promised) expect(stored.traceIds.has(traceId), traceId).toBe(true);
   });
@@ -155,6 +156,14 @@ describe('a 200 means kept', () => {
     } finally {
       await rm(persistDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the bound across applications', () => {
+  it('refuses at start a maxTotalQueueBytes below maxQueueBytes, naming both', async () => {
+    await expect(stack.forwarder({ maxQueueBytes: 4096, maxTotalQueueBytes: 2048 })).rejects.toThrow(
+      /`maxTotalQueueBytes` to be at least `maxQueueBytes` \(4096\), got 2048/,
+    );
   });
 });
 
