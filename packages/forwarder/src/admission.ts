@@ -33,6 +33,8 @@ interface Load {
   traces: number;
   open: number;
   bytes: number;
+  /** Bytes in the `persistDir` folder (every pipeline sees the same one). */
+  diskBytes: number;
 }
 
 /**
@@ -129,8 +131,7 @@ export class Admission {
       const otherLoad = other === pipeline ? load : this.#load(other);
       memoryTotal += disk ? Math.min(otherLoad.bytes, maxQueueBytes) : otherLoad.bytes;
       overflow += Math.max(0, otherLoad.bytes - maxQueueBytes);
-      // Every pipeline sees the same folder.
-      diskUsed = Math.max(diskUsed, other.stats().disk?.bytes ?? 0);
+      diskUsed = Math.max(diskUsed, otherLoad.diskBytes);
     }
     if (toDisk > 0 && (!disk || diskUsed + overflow + toDisk > maxDiskBytes)) {
       return {
@@ -154,6 +155,7 @@ export class Admission {
       traces: stats.queuedTraces + stats.openTraces + transit.traces,
       open: stats.openTraces + transit.traces,
       bytes: stats.queuedBytes + OPEN_BYTES_FACTOR * stats.openTraceBytes + transit.bytes,
+      diskBytes: stats.disk?.bytes ?? 0,
     };
   }
 }
