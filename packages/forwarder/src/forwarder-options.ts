@@ -20,7 +20,9 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   /**
    * Pick each trace's application from the resource of its first span (or log record): an
    * `aqm.application.id` attribute (a UUID), else `aqm.application.name`, else `service.name`,
-   * found or created by name and cached; resources that name none use the default application.
+   * looked up by name (created only with `createApplications`) and cached; resources that name
+   * none use the default application. A name that matches no application, or one past
+   * `maxApplications`, has its spans refused (`partial_success`).
    * Default `false`: every trace goes to the default application.
    */
   applicationFromResource?: boolean;
