@@ -1,4 +1,5 @@
 import { noteContentLogRecord, type TracePipeline } from '@aqm/otel/pipeline';
+import type { DiagLogger } from '@opentelemetry/api';
 import type { Admission, Reservation } from './admission.js';
 import type { ApplicationRouter } from './application-router.js';
 import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
@@ -33,7 +34,12 @@ export interface OtlpIngestOptions {
   admission: Admission;
   /** Longest a request waits for the lookup of an application its resource names. */
   lookupWaitMs: number;
+  /** Told, at most once a minute, that items were refused for a full queue. */
+  logger: DiagLogger;
 }
+
+/** At most one warning a minute about refusals for a full queue (an outage refuses every request). */
+const REFUSAL_WARNING_INTERVAL_MS = 60_000;
 
 type Fields = Record<string, unknown>;
 
@@ -80,6 +86,8 @@ class Refusals {
  */
 export class OtlpIngest {
   readonly #options: OtlpIngestOptions;
+  #lastRefusalWarningMs = Number.NEGATIVE_INFINITY;
+  #refusedSinceWarning = 0;
   readonly counters: IngestCounters = {
     receivedSpans: 0,
     rejectedSpans: 0,
@@ -183,6 +191,7 @@ export class OtlpIngest {
       const verdict = this.#options.admission.admit(destination.pipeline, share);
       if ('refusal' in verdict) {
         refusals.add(group.items, `refused: ${verdict.refusal.reason}`, verdict.refusal.retryable);
+        this.#warnRefused(group.items, verdict.refusal.reason);
         continue;
       }
       groups.remember(group, destination.pipeline);
@@ -190,6 +199,18 @@ export class OtlpIngest {
       accepted += group.items;
     }
     return accepted;
+  }
+
+  #warnRefused(items: number, reason: string): void {
+    this.#refusedSinceWarning += items;
+    const now = Date.now();
+    if (now - this.#lastRefusalWarningMs < REFUSAL_WARNING_INTERVAL_MS) return;
+    this.#lastRefusalWarningMs = now;
+    this.#options.logger.warn(
+      `Refused ${this.#refusedSinceWarning} span(s)/log record(s) since the last warning, answered 503 or ` +
+        `partial_success (the AQM service is slow or unreachable?); the last because ${reason}`,
+    );
+    this.#refusedSinceWarning = 0;
   }
 
   /**

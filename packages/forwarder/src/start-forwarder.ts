@@ -96,7 +96,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   // Half the open-trace bound: a root is released before its trace could be evicted as the oldest.
   const roots = new RootGrace(resolved.rootGraceMs, Math.max(1, Math.floor(limits.maxOpenTraces / 2)));
   const feed = new PipelineFeed(roots);
-  const ingest = new OtlpIngest({ router, feed, admission, lookupWaitMs: LOOKUP_WAIT_MS });
+  const ingest = new OtlpIngest({ router, feed, admission, lookupWaitMs: LOOKUP_WAIT_MS, logger });
   const responses: Record<string, number> = {};
   let refusedQueueFull = 0;
   let closing: Promise<void> | undefined;

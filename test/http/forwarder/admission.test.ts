@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ForwarderOptions, RunningForwarder } from '@aqm/forwarder';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diag } from '@opentelemetry/api';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { captureDiag } from '../otel/helpers/capture-diag.js';
 import { storedTraces } from '../otel/helpers/service.js';
 import { waitFor } from '../otel/helpers/wait.js';
 import { type ForwarderStack, startForwarderStack } from './helpers/forwarder-stack.js';
@@ -15,6 +17,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stack?.close();
+});
+afterEach(() => {
+  diag.disable();
 });
 
 /** The service refuses every submission: an outage. */
@@ -169,6 +174,7 @@ describe('the bound across applications', () => {
 
 describe('applications named by resources', () => {
   it('a blocked application (404) does not make a healthy one get 503; a mixed request gets partial_success', async () => {
+    const logs = captureDiag();
     const forwarder = await stack.forwarder({
       applicationFromResource: true,
       maxQueueTraces: 4,
@@ -211,9 +217,14 @@ describe('applications named by resources', () => {
       'mixed delivered',
     );
     expect(forwarder.stats().pipeline.droppedTraces.total).toBe(0);
+    // Said once (a minute), not once per refused request.
+    const refusals = logs.at('warn').filter((message) => message.includes('Refused '));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatch(/queue of their application is full/);
   });
 
   it('creates no application for an unknown service.name unless createApplications, and says so', async () => {
+    const logs = captureDiag();
     const forwarder = await stack.forwarder({ applicationFromResource: true, rootGraceMs: 0 });
     const name = `unknown-${randomUUID()}`;
     const answer = await post(forwarder, tracesRequest(1, 'unknown', { 'service.name': name }).body);
@@ -224,6 +235,15 @@ describe('applications named by resources', () => {
     });
     expect((await stack.service.client.applications.list({ search: name })).data).toEqual([]);
     expect(forwarder.stats().applications).toBe(1);
+    // A second request for the same name: refused from memory, and not said again.
+    expect(
+      partialOf(await post(forwarder, tracesRequest(1, 'again', { 'service.name': name }).body)),
+    ).toMatchObject({
+      rejectedSpans: '3',
+    });
+    const said = logs.at('warn').filter((message) => message.includes(name));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/are refused: No application is named/);
   });
 
   it('refuses spans naming more applications than maxApplications, rather than sending them elsewhere', async () => {
