@@ -5,7 +5,7 @@ import type { IngestCounters } from './ingest.js';
 export interface ForwarderStats extends IngestCounters {
   /** Answers given, by route and status, e.g. `{ 'POST /v1/traces 200': 12 }`. */
   responses: Record<string, number>;
-  /** Requests answered 503 because the queue was full. */
+  /** Requests answered 503: the queue full, or an application a resource names still being looked up. */
   refusedQueueFull: number;
   /** Root spans waiting out `rootGraceMs` before they complete their trace. */
   heldRoots: number;
