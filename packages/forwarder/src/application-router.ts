@@ -1,10 +1,12 @@
 import type { AqmClient } from '@aqm/client';
-import { type AqmOtelOptions, resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
+import { type AqmOtelOptions, resolveOptions, type TracePipeline } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
 import { resolveApplicationByName } from './find-application.js';
 import { type ApplicationRef, MAX_APPLICATION_NAME } from './resolve-options.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How long a name found missing (or refused) is answered from memory before it is looked up again. */
+const REFUSED_NAME_TTL_MS = 60_000;
 
 /** Settings of an {@link ApplicationRouter}. */
 export interface ApplicationRouterOptions {
@@ -12,58 +14,93 @@ export interface ApplicationRouterOptions {
   pipelineOptions: AqmOtelOptions;
   defaultApplication: ApplicationRef | undefined;
   fromResource: boolean;
+  /** Whether a name from a resource that matches no application creates one upstream. */
+  createApplications: boolean;
   maxApplications: number;
   /** Trace ids remembered to keep every span of a trace with the application of its first. */
   maxTraceRoutes: number;
   logger: DiagLogger;
+  /** Creates a pipeline (the forwarder's admission settings go here). */
+  createPipeline(options: ReturnType<typeof resolveOptions>): TracePipeline;
 }
 
 /**
+ * Where the spans of a trace go: a pipeline; an application whose name is still being looked up
+ * (`pending`: answer "retry later"); or nowhere, with the reason (`refused`: said in
+ * `partial_success`).
+ */
+export type Destination =
+  | { kind: 'pipeline'; pipeline: TracePipeline }
+  | { kind: 'pending'; settled: Promise<void>; again(): Destination }
+  | { kind: 'refused'; reason: string };
+
+type Entry =
+  | { state: 'ready'; pipeline: TracePipeline }
+  | { state: 'pending'; settled: Promise<void> }
+  | { state: 'refused'; reason: string; untilMs: number };
+
+/**
  * One `@aqm/otel` pipeline per application, chosen per trace. With `fromResource`, the resource's
- * `aqm.application.id`, else `aqm.application.name`, else `service.name` picks the application
- * (a name is found or created once, then cached); the first span or log record of a trace fixes
- * its application, so a trace that crosses services stays whole. Both caches are bounded.
+ * `aqm.application.id`, else `aqm.application.name`, else `service.name` picks the application: an
+ * id is used as it is; a name is looked up (and created only with `createApplications`) before any
+ * trace of it is taken, so a name that names nothing is refused visibly rather than answered 200
+ * and dropped later. The first span or log record of a trace fixes its application, so a trace
+ * that crosses services stays whole. Applications are bounded by `maxApplications`; both caches too.
  */
 export class ApplicationRouter {
   readonly #options: ApplicationRouterOptions;
-  readonly #pipelines = new Map<string, TracePipeline>();
+  readonly #entries = new Map<string, Entry>();
   /** Insertion-ordered: the oldest route is forgotten first. */
   readonly #traceRoutes = new Map<string, TracePipeline>();
   readonly #default: TracePipeline | undefined;
   /** Stops the lookups still retrying when the forwarder closes. */
   readonly #closed = new AbortController();
-  #overflowReported = false;
+  readonly #warned = new Set<string>();
 
   /** Throws when a pipeline option is invalid (checked by `@aqm/otel`, naming it). */
   constructor(options: ApplicationRouterOptions) {
     this.#options = options;
-    this.#default =
-      options.defaultApplication === undefined ? undefined : this.#pipelineOf(options.defaultApplication);
+    const configured = options.defaultApplication;
+    if (configured === undefined) this.#default = undefined;
+    else {
+      // The configured application: a name is found or created (the operator named it), and its
+      // traces wait in the queue while the lookup retries.
+      const applicationId =
+        'id' in configured ? configured.id : this.#lookup(configured.name, true).then((id) => id);
+      this.#default = this.#newPipeline(applicationId);
+      this.#entries.set(keyOf(configured), { state: 'ready', pipeline: this.#default });
+    }
   }
 
   /** Every pipeline, the default first. */
   get pipelines(): TracePipeline[] {
-    return [...this.#pipelines.values()];
+    const all: TracePipeline[] = [];
+    for (const entry of this.#entries.values()) if (entry.state === 'ready') all.push(entry.pipeline);
+    return all;
   }
 
   /**
-   * The pipeline of a trace, given the attributes of the resource its span or log came with;
-   * `undefined` when neither the resource nor the configuration names an application.
+   * Where a trace goes, given the attributes of the resource its span or log came with. A
+   * pipeline chosen is remembered for the trace.
    */
-  route(traceId: string, resource: Readonly<Record<string, unknown>>): TracePipeline | undefined {
-    if (!this.#options.fromResource) return this.#default;
+  destination(traceId: string, resource: Readonly<Record<string, unknown>>): Destination {
+    if (!this.#options.fromResource) return this.#defaultDestination();
     const known = this.#traceRoutes.get(traceId);
-    if (known !== undefined) return known;
+    if (known !== undefined) return { kind: 'pipeline', pipeline: known };
     const ref = applicationOfResource(resource);
-    const pipeline = ref === undefined ? this.#default : this.#pipelineOf(ref);
-    if (pipeline !== undefined) {
-      if (this.#traceRoutes.size >= this.#options.maxTraceRoutes) {
-        const oldest = this.#traceRoutes.keys().next().value;
-        if (oldest !== undefined) this.#traceRoutes.delete(oldest);
-      }
-      this.#traceRoutes.set(traceId, pipeline);
+    const destination = ref === undefined ? this.#defaultDestination() : this.#destinationOf(ref);
+    if (destination.kind === 'pipeline') this.remember(traceId, destination.pipeline);
+    return destination;
+  }
+
+  /** Remembers the pipeline of a trace, so its later spans follow it. */
+  remember(traceId: string, pipeline: TracePipeline): void {
+    if (!this.#options.fromResource || this.#traceRoutes.has(traceId)) return;
+    if (this.#traceRoutes.size >= this.#options.maxTraceRoutes) {
+      const oldest = this.#traceRoutes.keys().next().value;
+      if (oldest !== undefined) this.#traceRoutes.delete(oldest);
     }
-    return pipeline;
+    this.#traceRoutes.set(traceId, pipeline);
   }
 
   /** Gives up the application lookups still retrying (after the pipelines have shut down). */
@@ -71,38 +108,88 @@ export class ApplicationRouter {
     this.#closed.abort();
   }
 
-  #pipelineOf(ref: ApplicationRef): TracePipeline | undefined {
-    const key = 'id' in ref ? `id:${ref.id.toLowerCase()}` : `name:${ref.name}`;
-    const existing = this.#pipelines.get(key);
-    if (existing !== undefined) return existing;
-    if (this.#pipelines.size >= this.#options.maxApplications) {
-      if (!this.#overflowReported) {
-        this.#overflowReported = true;
-        this.#options.logger.warn(
-          `More than maxApplications (${this.#options.maxApplications}) applications named by resources: ` +
-            'traces of further ones go to the default application',
-        );
-      }
-      return this.#default;
-    }
-    const { client, logger } = this.#options;
-    let applicationId: string | Promise<string>;
-    if ('id' in ref) applicationId = ref.id;
-    else {
-      const lookup = resolveApplicationByName(client, ref.name, logger, this.#closed.signal);
-      lookup.then(
-        (id) => logger.info(`Application "${ref.name}" is ${id}`),
-        () => {}, // reported by the pipeline, once
-      );
-      applicationId = lookup;
-    }
-    const pipeline = new TracePipeline(
-      resolveOptions({ ...this.#options.pipelineOptions, client, applicationId }),
-      { logger },
-    );
-    this.#pipelines.set(key, pipeline);
-    return pipeline;
+  #defaultDestination(): Destination {
+    return this.#default === undefined
+      ? {
+          kind: 'refused',
+          reason:
+            'whose resource names no application (no aqm.application.id, aqm.application.name or ' +
+            'service.name) while the forwarder has no default application',
+        }
+      : { kind: 'pipeline', pipeline: this.#default };
   }
+
+  #destinationOf(ref: ApplicationRef): Destination {
+    const key = keyOf(ref);
+    let entry = this.#entries.get(key);
+    if (entry?.state === 'refused' && Date.now() >= entry.untilMs) {
+      this.#entries.delete(key);
+      entry = undefined;
+    }
+    if (entry === undefined) {
+      if (this.#entries.size >= this.#options.maxApplications) {
+        const bound = `more applications than maxApplications (${this.#options.maxApplications})`;
+        this.#warnOnce(
+          'max-applications',
+          `Spans naming ${bound} are refused; raise maxApplications to take them`,
+        );
+        return { kind: 'refused', reason: `refused: they name ${bound}` };
+      }
+      entry = this.#start(key, ref);
+    }
+    if (entry.state === 'ready') return { kind: 'pipeline', pipeline: entry.pipeline };
+    if (entry.state === 'refused') return { kind: 'refused', reason: entry.reason };
+    return { kind: 'pending', settled: entry.settled, again: () => this.#destinationOf(ref) };
+  }
+
+  #start(key: string, ref: ApplicationRef): Entry {
+    if ('id' in ref) {
+      const entry: Entry = { state: 'ready', pipeline: this.#newPipeline(ref.id) };
+      this.#entries.set(key, entry);
+      return entry;
+    }
+    const { name } = ref;
+    const settled = this.#lookup(name, this.#options.createApplications).then(
+      (id) => {
+        this.#entries.set(key, { state: 'ready', pipeline: this.#newPipeline(id) });
+      },
+      (error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        const reason = `refused: ${why}`;
+        this.#entries.set(key, { state: 'refused', reason, untilMs: Date.now() + REFUSED_NAME_TTL_MS });
+        this.#warnOnce(`name:${name}`, `Spans of application "${name}" are refused: ${why}`);
+      },
+    );
+    const entry: Entry = { state: 'pending', settled };
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  #lookup(name: string, create: boolean): Promise<string> {
+    const { client, logger } = this.#options;
+    const lookup = resolveApplicationByName(client, name, logger, this.#closed.signal, create);
+    lookup.then(
+      (id) => logger.info(`Application "${name}" is ${id}`),
+      () => {}, // reported by the caller
+    );
+    return lookup;
+  }
+
+  #newPipeline(applicationId: string | Promise<string>): TracePipeline {
+    const { client, pipelineOptions } = this.#options;
+    return this.#options.createPipeline(resolveOptions({ ...pipelineOptions, client, applicationId }));
+  }
+
+  /** One warning per kind: a sender repeating the same refused name must not flood the log. */
+  #warnOnce(kind: string, message: string): void {
+    if (this.#warned.has(kind) || this.#warned.size >= 1000) return;
+    this.#warned.add(kind);
+    this.#options.logger.warn(message);
+  }
+}
+
+function keyOf(ref: ApplicationRef): string {
+  return 'id' in ref ? `id:${ref.id.toLowerCase()}` : `name:${ref.name}`;
 }
 
 /** The application a resource names, if any. */

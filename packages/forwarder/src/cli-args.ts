@@ -31,6 +31,8 @@ Options:
   --application-name <name>    instead of AQM_APPLICATION_NAME
   --application-from-resource  each trace's application from its resource (aqm.application.id,
                                aqm.application.name or service.name); others use the default
+  --create-applications        with --application-from-resource, create an application a
+                               resource names that does not exist (default: refuse its spans)
   --allow-unauthenticated      listen on a non-loopback address without ingest tokens
   --trace-idle-ms <n>          a trace without a new span for this long is complete (default 5000)
   --root-grace-ms <n>          a root span waits this long for late log records (default 1000)
@@ -75,6 +77,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'application-id': { type: 'string' },
         'application-name': { type: 'string' },
         'application-from-resource': { type: 'boolean' },
+        'create-applications': { type: 'boolean' },
         'allow-unauthenticated': { type: 'boolean' },
         'trace-idle-ms': { type: 'string' },
         'max-body-bytes': { type: 'string' },
@@ -109,6 +112,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set('applicationId', text('application-id'));
   set('applicationName', text('application-name'));
   if (values['application-from-resource'] === true) options.applicationFromResource = true;
+  if (values['create-applications'] === true) options.createApplications = true;
   if (values['allow-unauthenticated'] === true) options.allowUnauthenticated = true;
   if (values['allow-insecure-http'] === true) options.allowInsecureHttp = true;
   set('traceIdleMs', integer('trace-idle-ms', text('trace-idle-ms')));

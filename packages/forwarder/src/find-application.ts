@@ -6,6 +6,7 @@ import type { DiagLogger } from '@opentelemetry/api';
  * the list/create route is not there (404: a base URL without the service's path prefix).
  */
 function isFinal(error: unknown): boolean {
+  if (error instanceof ApplicationMissingError) return true;
   const status = (error as { cause?: { status?: unknown } } | null)?.cause?.status;
   return status === 401 || status === 403 || status === 404;
 }
@@ -44,6 +45,30 @@ export async function findOrCreateApplicationNamed(client: AqmClient, name: stri
   }
 }
 
+/** No application has the name, and the forwarder may not create one (`createApplications`). */
+export class ApplicationMissingError extends Error {
+  override readonly name = 'ApplicationMissingError';
+}
+
+/**
+ * The id of the application named exactly `name`; rejects with {@link ApplicationMissingError}
+ * when there is none (nothing is created), or with a message saying what to fix when the
+ * service refuses the key or cannot be reached.
+ */
+export async function findApplicationNamed(client: AqmClient, name: string): Promise<string> {
+  try {
+    // `search` is a case-insensitive partial match: keep only the exact name (names are unique).
+    for await (const application of client.applications.iterate({ search: name, limit: 100 })) {
+      if (application.name === name) return application.id;
+    }
+  } catch (error) {
+    throw new Error(explain(error, `looking up application "${name}"`), { cause: error });
+  }
+  throw new ApplicationMissingError(
+    `No application is named "${name}", and the forwarder creates none from a resource (createApplications is off)`,
+  );
+}
+
 /** First wait before a lookup is tried again, doubled up to {@link MAX_RETRY_DELAY_MS}. */
 export const FIRST_RETRY_DELAY_MS = 500;
 export const MAX_RETRY_DELAY_MS = 30_000;
@@ -53,7 +78,8 @@ export const MAX_RETRY_DELAY_MS = 30_000;
  * answers 429/5xx (the traces of the application wait in its bounded queue meanwhile), and given up
  * when the key is refused (401/403), the route is missing (404: a base URL without its path prefix)
  * or `signal` aborts (the forwarder closes). The first failure
- * is reported through `logger`; a later success too.
+ * is reported through `logger`; a later success too. With `create` false, a missing application
+ * is not created: the lookup rejects with {@link ApplicationMissingError}.
  *
  * @example
  * const id = await resolveApplicationByName(client, 'checkout', diag, controller.signal);
@@ -63,12 +89,15 @@ export async function resolveApplicationByName(
   name: string,
   logger: DiagLogger,
   signal: AbortSignal,
+  create = true,
 ): Promise<string> {
   let delayMs = FIRST_RETRY_DELAY_MS;
   let reported = false;
   for (;;) {
     try {
-      const id = await findOrCreateApplicationNamed(client, name);
+      const id = create
+        ? await findOrCreateApplicationNamed(client, name)
+        : await findApplicationNamed(client, name);
       if (reported)
         logger.warn(`Application "${name}" resolved to ${id} after retrying; its traces are sent now`);
       return id;

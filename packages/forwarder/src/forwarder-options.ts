@@ -20,12 +20,28 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   /**
    * Pick each trace's application from the resource of its first span (or log record): an
    * `aqm.application.id` attribute (a UUID), else `aqm.application.name`, else `service.name`,
-   * found or created by name and cached; resources that name none use the default application.
+   * looked up by name (created only with `createApplications`) and cached; resources that name
+   * none use the default application. A name that matches no application, or one past
+   * `maxApplications`, has its spans refused (`partial_success`).
    * Default `false`: every trace goes to the default application.
    */
   applicationFromResource?: boolean;
-  /** Applications (each with its own queue) kept at once with `applicationFromResource`; more go to the default. Default 100. */
+  /**
+   * With `applicationFromResource`, a name that matches no application creates it upstream.
+   * Default `false`: spans naming an unknown application are refused (`partial_success`, and one
+   * warning), so a sender cannot create applications under your API key.
+   */
+  createApplications?: boolean;
+  /**
+   * Applications (each with its own queue) kept at once with `applicationFromResource`; spans
+   * naming more are refused (`partial_success`). Default 100.
+   */
   maxApplications?: number;
+  /**
+   * Bytes held for delivery (queued, and open traces) across all applications; each one is also
+   * bounded by `maxQueueBytes`. At least `maxQueueBytes`. Default twice `maxQueueBytes` (256 MiB).
+   */
+  maxTotalQueueBytes?: number;
   /** TCP port. Default 4318 (the OTLP/HTTP port); 0 picks a free one. */
   port?: number;
   /** Address to listen on. Default `127.0.0.1`. */
@@ -68,6 +84,8 @@ export const FORWARDER_ONLY_OPTIONS = [
   'applicationName',
   'applicationFromResource',
   'maxApplications',
+  'createApplications',
+  'maxTotalQueueBytes',
   'port',
   'host',
   'ingestTokens',

@@ -10,7 +10,7 @@ export interface ForwarderStats extends IngestCounters {
    * time (408), headers too large (431), not well-formed HTTP or a path that is no URL (400).
    */
   responsesBeforeRouting: Record<string, number>;
-  /** Requests answered 503 because the queue was full. */
+  /** Requests answered 503: the queue full, or an application a resource names still being looked up. */
   refusedQueueFull: number;
   /** Bytes of request bodies being received now (inflated), over all requests. */
   bodyBytesInFlight: number;

@@ -1,21 +1,21 @@
-import {
-  type LlmLogRecord,
-  noteContentLogRecord,
-  type ReadableSpan,
-  type TracePipeline,
-} from '@aqm/otel/pipeline';
+import { noteContentLogRecord, type TracePipeline } from '@aqm/otel/pipeline';
+import type { DiagLogger } from '@opentelemetry/api';
+import type { Admission, Reservation } from './admission.js';
 import type { ApplicationRouter } from './application-router.js';
 import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
 import type { DecodedRequest } from './otlp/otlp-codec.js';
 import { keyValues } from './otlp/otlp-values.js';
-import type { PipelineFeed } from './pipeline-feed.js';
+import type { PipelineFeed, RootToHold } from './pipeline-feed.js';
+import { type RequestGroup, RequestGroups } from './request-groups.js';
 
 /** What one export request came to: how many items were refused, and why (for `partial_success`). */
 export interface IngestResult {
   accepted: number;
   rejected: number;
   errorMessage: string;
+  /** Nothing was taken, and the request may be later: answer 503 with `Retry-After`. */
+  retryLater: boolean;
 }
 
 /** Counters of what was received, for `stats()` and `/metrics`. */
@@ -27,7 +27,29 @@ export interface IngestCounters {
   rejectedLogRecords: number;
 }
 
+/** Settings of an {@link OtlpIngest}. */
+export interface OtlpIngestOptions {
+  router: ApplicationRouter;
+  feed: PipelineFeed;
+  admission: Admission;
+  /** Longest a request waits for the lookup of an application its resource names. */
+  lookupWaitMs: number;
+  /** Told, at most once a minute, that items were refused for a full queue. */
+  logger: DiagLogger;
+}
+
+/** At most one warning a minute about refusals for a full queue (an outage refuses every request). */
+const REFUSAL_WARNING_INTERVAL_MS = 60_000;
+
 type Fields = Record<string, unknown>;
+
+/**
+ * Bytes the record of a trace takes per byte of the request that brought it (an estimate made
+ * before mapping: the record repeats the prompt and response, and JSON is larger than protobuf),
+ * plus a floor per item (ids, times, names).
+ */
+const RECORD_BYTES_PER_BODY_BYTE = 2;
+const RECORD_BYTES_PER_ITEM = 256;
 
 function list(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
@@ -37,15 +59,35 @@ function fields(value: unknown): Fields {
   return typeof value === 'object' && value !== null ? (value as Fields) : {};
 }
 
+/** Tallies the refusals of one request by reason, for `partial_success.error_message`. */
+class Refusals {
+  readonly #byReason = new Map<string, number>();
+  count = 0;
+  retryable = false;
+
+  add(count: number, reason: string, retryable = false): void {
+    if (count === 0) return;
+    this.count += count;
+    this.retryable ||= retryable;
+    this.#byReason.set(reason, (this.#byReason.get(reason) ?? 0) + count);
+  }
+
+  message(what: string): string {
+    return [...this.#byReason].map(([reason, count]) => `${count} ${what}(s) ${reason}`).join('; ');
+  }
+}
+
 /**
  * Feeds decoded OTLP to the pipelines: spans become SDK-shaped spans, `gen_ai.*` log records
- * become content records, each routed to its application's pipeline. All spans of one request
- * for one pipeline go in one `addSpans` call, so a root listed before its children completes its
- * trace with them.
+ * become content records, each routed to its application's pipeline. What an application's
+ * queue cannot take is refused before the answer (see {@link Admission}): a 200 means every item
+ * not listed in `partial_success` will be delivered or kept on disk. All spans of one request for
+ * one pipeline go in together, roots last, so a root completes its trace with them.
  */
 export class OtlpIngest {
-  readonly #router: ApplicationRouter;
-  readonly #feed: PipelineFeed;
+  readonly #options: OtlpIngestOptions;
+  #lastRefusalWarningMs = Number.NEGATIVE_INFINITY;
+  #refusedSinceWarning = 0;
   readonly counters: IngestCounters = {
     receivedSpans: 0,
     rejectedSpans: 0,
@@ -54,18 +96,15 @@ export class OtlpIngest {
     rejectedLogRecords: 0,
   };
 
-  constructor(router: ApplicationRouter, feed: PipelineFeed) {
-    this.#router = router;
-    this.#feed = feed;
+  constructor(options: OtlpIngestOptions) {
+    this.#options = options;
   }
 
-  /** Takes the `resourceSpans` of an export request. Never throws on malformed content. */
-  traces(resourceSpans: DecodedRequest): IngestResult {
-    const byPipeline = new Map<TracePipeline, ReadableSpan[]>();
-    const roots: [TracePipeline, ReadableSpan][] = [];
-    let accepted = 0;
-    let malformed = 0;
-    let unrouted = 0;
+  /** Takes the `resourceSpans` of an export request of `bodyBytes` (inflated). Never rejects on malformed content. */
+  async traces(resourceSpans: DecodedRequest, bodyBytes: number): Promise<IngestResult> {
+    const groups = new RequestGroups(this.#options.router);
+    const refusals = new Refusals();
+    let total = 0;
     for (const entry of resourceSpans) {
       const resourceSpan = fields(entry);
       const resource = keyValues(fields(resourceSpan.resource).attributes);
@@ -73,97 +112,160 @@ export class OtlpIngest {
         const scopeSpans = fields(scopeEntry);
         const origin = spanOrigin(resource, scopeSpans.scope);
         for (const raw of list(scopeSpans.spans)) {
+          total += 1;
           const span = toForwardedSpan(raw, origin);
           if (span === undefined) {
-            malformed += 1;
+            refusals.add(1, 'without a valid trace id (16 bytes) and span id (8 bytes)');
             continue;
           }
-          const pipeline = this.#router.route(span.spanContext().traceId, resource);
-          if (pipeline === undefined) {
-            unrouted += 1;
-            continue;
-          }
-          accepted += 1;
-          if (span.parentSpanContext === undefined) {
-            roots.push([pipeline, span]);
-            continue;
-          }
-          let batch = byPipeline.get(pipeline);
-          if (batch === undefined) {
-            batch = [];
-            byPipeline.set(pipeline, batch);
-          }
-          batch.push(span);
+          groups.add(span.spanContext().traceId, resource, {
+            span,
+            root: span.parentSpanContext === undefined,
+          });
         }
       }
     }
-    // Handed over after the answer; roots last: a root completes its trace, so the other spans of
-    // this request must be in first.
-    for (const [pipeline, spans] of byPipeline) this.#feed.addSpans(pipeline, spans);
-    this.#feed.holdRoots(roots);
-    const rejected = malformed + unrouted;
-    this.counters.receivedSpans += accepted + rejected;
-    this.counters.rejectedSpans += rejected;
-    return { accepted, rejected, errorMessage: reasons(malformed, unrouted, 'span') };
+    const accepted = await this.#admit(groups, refusals, total, bodyBytes);
+    this.counters.receivedSpans += total;
+    this.counters.rejectedSpans += refusals.count;
+    return result(accepted, refusals, 'span');
   }
 
-  /** Takes the `resourceLogs` of an export request. Never throws on malformed content. */
-  logs(resourceLogs: DecodedRequest): IngestResult {
-    let accepted = 0;
-    let malformed = 0;
-    let unrouted = 0;
-    let joined = 0;
-    const routed: [TracePipeline, LlmLogRecord][] = [];
+  /** Takes the `resourceLogs` of an export request of `bodyBytes` (inflated). Never rejects on malformed content. */
+  async logs(resourceLogs: DecodedRequest, bodyBytes: number): Promise<IngestResult> {
+    const groups = new RequestGroups(this.#options.router);
+    const refusals = new Refusals();
+    let total = 0;
+    let notOurs = 0;
     for (const entry of resourceLogs) {
       const resourceLog = fields(entry);
       const resource = keyValues(fields(resourceLog.resource).attributes);
       for (const scopeEntry of list(resourceLog.scopeLogs)) {
         for (const raw of list(fields(scopeEntry).logRecords)) {
+          total += 1;
           const log = toLlmLogRecord(raw);
           if (log === 'not-llm') {
-            accepted += 1; // nothing of ours: accepted and let go
+            notOurs += 1; // nothing of ours: accepted and let go
             continue;
           }
           if (log === 'no-span') {
-            malformed += 1;
+            refusals.add(1, '(gen_ai.*) without a valid trace id and span id');
             continue;
           }
           // Content arrives on log records: the mapping must not warn that it is lost.
           noteContentLogRecord();
-          const pipeline = this.#router.route(log.traceId, resource);
-          if (pipeline === undefined) {
-            unrouted += 1;
-            continue;
-          }
-          routed.push([pipeline, log]);
-          accepted += 1;
-          joined += 1;
+          groups.add(log.traceId, resource, { log });
         }
       }
     }
-    this.#feed.addLogs(routed);
-    const rejected = malformed + unrouted;
-    this.counters.receivedLogRecords += accepted + rejected;
+    const joined = await this.#admit(groups, refusals, total, bodyBytes);
+    this.counters.receivedLogRecords += total;
     this.counters.joinedLogRecords += joined;
-    this.counters.rejectedLogRecords += rejected;
-    return { accepted, rejected, errorMessage: reasons(malformed, unrouted, 'log record') };
+    this.counters.rejectedLogRecords += refusals.count;
+    return result(joined + notOurs, refusals, 'log record');
+  }
+
+  /** Admits each group whose application can take it and hands it to the feed; returns the items taken. */
+  async #admit(groups: RequestGroups, refusals: Refusals, total: number, bodyBytes: number): Promise<number> {
+    const lookups = groups.lookups;
+    if (lookups.length > 0) {
+      await waitAtMost(Promise.all(lookups), this.#options.lookupWaitMs);
+      groups.resolveAgain();
+    }
+    const bytesPerItem = total === 0 ? 0 : bodyBytes / total;
+    let accepted = 0;
+    for (const group of groups.groups) {
+      const { destination } = group;
+      if (destination.kind === 'refused') {
+        refusals.add(group.items, destination.reason);
+        continue;
+      }
+      if (destination.kind === 'pending') {
+        refusals.add(group.items, 'refused for now: their application is still being looked up', true);
+        continue;
+      }
+      const share = {
+        traces: group.traceIds.size,
+        bytes: Math.ceil(group.items * (RECORD_BYTES_PER_BODY_BYTE * bytesPerItem + RECORD_BYTES_PER_ITEM)),
+      };
+      const verdict = this.#options.admission.admit(destination.pipeline, share);
+      if ('refusal' in verdict) {
+        refusals.add(group.items, `refused: ${verdict.refusal.reason}`, verdict.refusal.retryable);
+        this.#warnRefused(group.items, verdict.refusal.reason);
+        continue;
+      }
+      groups.remember(group, destination.pipeline);
+      this.#feed(group, destination.pipeline, verdict.reservation, share.bytes / group.items);
+      accepted += group.items;
+    }
+    return accepted;
+  }
+
+  #warnRefused(items: number, reason: string): void {
+    this.#refusedSinceWarning += items;
+    const now = Date.now();
+    if (now - this.#lastRefusalWarningMs < REFUSAL_WARNING_INTERVAL_MS) return;
+    this.#lastRefusalWarningMs = now;
+    this.#options.logger.warn(
+      `Refused ${this.#refusedSinceWarning} span(s)/log record(s) since the last warning, answered 503 or ` +
+        `partial_success (the AQM service is slow or unreachable?); the last because ${reason}`,
+    );
+    this.#refusedSinceWarning = 0;
+  }
+
+  /**
+   * Hands a group to the feed. Its reservation ends in parts: a trace with spans or log records
+   * besides its root is counted by the pipeline as open once those are in; a trace brought by its
+   * root alone, and the root's bytes, once the root leaves the grace.
+   */
+  #feed(group: RequestGroup, pipeline: TracePipeline, reservation: Reservation, bytesPerItem: number): void {
+    const { feed } = this.#options;
+    const opened = new Set<string>();
+    for (const span of group.spans) opened.add(span.spanContext().traceId);
+    for (const log of group.logs) opened.add(log.traceId);
+    const openedPart = {
+      traces: opened.size,
+      bytes: (group.spans.length + group.logs.length) * bytesPerItem,
+    };
+    // Handed over after the answer; roots last: a root completes its trace, so the other spans of
+    // this request must be in first.
+    if (group.spans.length > 0) feed.addSpans(pipeline, group.spans, () => reservation.release(openedPart));
+    if (group.logs.length > 0)
+      feed.addLogs(
+        group.logs.map((log) => [pipeline, log]),
+        () => reservation.release(openedPart),
+      );
+    const roots = group.roots.map((root): RootToHold => {
+      const traceId = root.spanContext().traceId;
+      const alone = !opened.has(traceId);
+      opened.add(traceId);
+      const part = { traces: alone ? 1 : 0, bytes: bytesPerItem };
+      return [pipeline, root, () => reservation.release(part)];
+    });
+    feed.holdRoots(roots);
   }
 }
 
-function reasons(malformed: number, unrouted: number, what: string): string {
-  const parts: string[] = [];
-  if (malformed > 0) {
-    parts.push(
-      what === 'span'
-        ? `${malformed} span(s) without a valid trace id (16 bytes) and span id (8 bytes)`
-        : `${malformed} gen_ai.* log record(s) without a valid trace id and span id`,
-    );
-  }
-  if (unrouted > 0) {
-    parts.push(
-      `${unrouted} ${what}(s) whose resource names no application (no aqm.application.id, aqm.application.name ` +
-        'or service.name) while the forwarder has no default application',
-    );
-  }
-  return parts.join('; ');
+function result(accepted: number, refusals: Refusals, what: string): IngestResult {
+  return {
+    accepted,
+    rejected: refusals.count,
+    errorMessage: refusals.message(what),
+    retryLater: accepted === 0 && refusals.retryable,
+  };
 }
+
+/** Resolves when `promise` settles or after `ms`, whichever is first. */
+async function waitAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(noop, noop), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function noop(): void {}

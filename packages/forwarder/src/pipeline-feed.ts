@@ -1,10 +1,16 @@
 import type { LlmLogRecord, ReadableSpan, TracePipeline } from '@aqm/otel/pipeline';
 import type { RootGrace } from './root-grace.js';
 
+/** Called once an item is in its pipeline (or, for roots, held): ends the admission's reservation. */
+export type HandedOver = () => void;
+
+/** A root span, its pipeline, and what to call once it reaches the pipeline. */
+export type RootToHold = [TracePipeline, ReadableSpan, HandedOver?];
+
 type FeedItem =
-  | { kind: 'spans'; pipeline: TracePipeline; spans: ReadableSpan[] }
-  | { kind: 'roots'; roots: [TracePipeline, ReadableSpan][] }
-  | { kind: 'logs'; logs: [TracePipeline, LlmLogRecord][] };
+  | { kind: 'spans'; pipeline: TracePipeline; spans: ReadableSpan[]; done?: HandedOver }
+  | { kind: 'roots'; roots: RootToHold[] }
+  | { kind: 'logs'; logs: [TracePipeline, LlmLogRecord][]; done?: HandedOver };
 
 function sizeOf(item: FeedItem): number {
   return item.kind === 'spans'
@@ -40,21 +46,27 @@ export class PipelineFeed {
     return this.#pending;
   }
 
-  /** Queues spans (not roots) of one pipeline, in slices. */
-  addSpans(pipeline: TracePipeline, spans: ReadableSpan[]): void {
+  /** Queues spans (not roots) of one pipeline, in slices; `done` is called once the last is handed over. */
+  addSpans(pipeline: TracePipeline, spans: ReadableSpan[], done?: HandedOver): void {
     for (let at = 0; at < spans.length; at += this.#slice) {
-      this.#push({ kind: 'spans', pipeline, spans: spans.slice(at, at + this.#slice) });
+      const last = at + this.#slice >= spans.length;
+      this.#push({
+        kind: 'spans',
+        pipeline,
+        spans: spans.slice(at, at + this.#slice),
+        done: last ? done : undefined,
+      });
     }
   }
 
   /** Queues root spans, to be held for the root grace once their request's other spans are in. */
-  holdRoots(roots: [TracePipeline, ReadableSpan][]): void {
+  holdRoots(roots: RootToHold[]): void {
     if (roots.length > 0) this.#push({ kind: 'roots', roots });
   }
 
-  /** Queues content log records. */
-  addLogs(logs: [TracePipeline, LlmLogRecord][]): void {
-    if (logs.length > 0) this.#push({ kind: 'logs', logs });
+  /** Queues content log records; `done` is called once they are in their pipelines. */
+  addLogs(logs: [TracePipeline, LlmLogRecord][], done?: HandedOver): void {
+    if (logs.length > 0) this.#push({ kind: 'logs', logs, done });
   }
 
   /** Hands everything over now (before a shutdown). */
@@ -92,9 +104,14 @@ export class PipelineFeed {
 
   #run(item: FeedItem): void {
     this.#pending -= sizeOf(item);
-    if (item.kind === 'spans') item.pipeline.addSpans(item.spans);
-    else if (item.kind === 'roots')
-      for (const [pipeline, span] of item.roots) this.#roots.hold(pipeline, span);
-    else for (const [pipeline, log] of item.logs) pipeline.addLog(log);
+    if (item.kind === 'spans') {
+      item.pipeline.addSpans(item.spans);
+      item.done?.();
+    } else if (item.kind === 'roots')
+      for (const [pipeline, span, done] of item.roots) this.#roots.hold(pipeline, span, done);
+    else {
+      for (const [pipeline, log] of item.logs) pipeline.addLog(log);
+      item.done?.();
+    }
   }
 }

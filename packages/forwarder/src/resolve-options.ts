@@ -14,7 +14,10 @@ export interface ResolvedForwarderOptions {
   allowInsecureHttp: boolean;
   defaultApplication: ApplicationRef | undefined;
   applicationFromResource: boolean;
+  createApplications: boolean;
   maxApplications: number;
+  /** `undefined`: twice the pipelines' `maxQueueBytes` (checked against it at start). */
+  maxTotalQueueBytes: number | undefined;
   port: number;
   host: string;
   ingestTokens: string[];
@@ -246,7 +249,12 @@ export function resolveForwarderOptions(
     allowInsecureHttp: boolean('allowInsecureHttp', options.allowInsecureHttp, false),
     defaultApplication,
     applicationFromResource,
+    createApplications: boolean('createApplications', options.createApplications, false),
     maxApplications: integer('maxApplications', options.maxApplications, 100, 1, 10_000),
+    maxTotalQueueBytes:
+      options.maxTotalQueueBytes === undefined
+        ? undefined
+        : integer('maxTotalQueueBytes', options.maxTotalQueueBytes, 0, 1, Number.MAX_SAFE_INTEGER),
     port: integer('port', options.port, 4318, 0, 65_535),
     host,
     ingestTokens,

@@ -7,6 +7,8 @@ interface HeldRoot {
   dueMs: number;
   pipeline: TracePipeline;
   span: ReadableSpan;
+  /** Called once the root is in its pipeline. */
+  done: (() => void) | undefined;
 }
 
 /**
@@ -37,14 +39,18 @@ export class RootGrace {
     return this.#queue.length - this.#head;
   }
 
-  /** Holds `span` (a root) for the grace period; with no grace it goes on at once. */
-  hold(pipeline: TracePipeline, span: ReadableSpan): void {
+  /**
+   * Holds `span` (a root) for the grace period; with no grace it goes on at once. `done` is
+   * called once it is in its pipeline.
+   */
+  hold(pipeline: TracePipeline, span: ReadableSpan, done?: () => void): void {
     if (this.#graceMs === 0) {
       pipeline.addSpans([span]);
+      done?.();
       return;
     }
     if (this.held >= this.#maxHeld) this.#release(1);
-    this.#queue.push({ dueMs: this.#now() + this.#graceMs, pipeline, span });
+    this.#queue.push({ dueMs: this.#now() + this.#graceMs, pipeline, span, done });
     this.#timer ??= this.#arm(this.#graceMs);
   }
 
@@ -89,11 +95,13 @@ export class RootGrace {
     if (count <= 0) return;
     const end = this.#head + count;
     const byPipeline = new Map<TracePipeline, ReadableSpan[]>();
+    const done: (() => void)[] = [];
     for (let i = this.#head; i < end; i += 1) {
-      const { pipeline, span } = this.#queue[i] as HeldRoot;
-      const spans = byPipeline.get(pipeline);
-      if (spans === undefined) byPipeline.set(pipeline, [span]);
-      else spans.push(span);
+      const root = this.#queue[i] as HeldRoot;
+      const spans = byPipeline.get(root.pipeline);
+      if (spans === undefined) byPipeline.set(root.pipeline, [root.span]);
+      else spans.push(root.span);
+      if (root.done !== undefined) done.push(root.done);
     }
     this.#head = end;
     // Compact once the released prefix dominates, so the array does not grow without bound.
@@ -102,5 +110,6 @@ export class RootGrace {
       this.#head = 0;
     }
     for (const [pipeline, spans] of byPipeline) pipeline.addSpans(spans);
+    for (const callback of done) callback();
   }
 }

@@ -1,6 +1,7 @@
 import { AqmClient } from '@aqm/client';
-import { resolveOptions } from '@aqm/otel/pipeline';
+import { resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
 import { type DiagLogger, diag } from '@opentelemetry/api';
+import { Admission } from './admission.js';
 import { ApplicationRouter } from './application-router.js';
 import { checkApplicationId } from './check-application.js';
 import type { ForwarderOptions } from './forwarder-options.js';
@@ -26,8 +27,8 @@ export interface RunningForwarder {
   stats(): ForwarderStats;
 }
 
-/** Share of `maxQueueBytes` past which requests are refused, so what was accepted still fits. */
-const QUEUE_BYTES_HEADROOM = 0.9;
+/** Longest a request waits for the lookup of an application its resource names before 503. */
+const LOOKUP_WAIT_MS = 2000;
 /** A placeholder id to check the pipeline's options once at start, before any application is known. */
 const CHECK_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -57,26 +58,46 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       : { timeoutMs: resolved.pipelineOptions.requestTimeoutMs }),
   });
   let router: ApplicationRouter;
-  let limits: { maxQueueTraces: number; maxQueueBytes: number; maxOpenTraces: number };
+  let limits: ReturnType<typeof resolveOptions>;
+  let maxTotalQueueBytes: number;
   try {
     limits = resolveOptions({ ...resolved.pipelineOptions, client, applicationId: CHECK_ID });
+    maxTotalQueueBytes = resolved.maxTotalQueueBytes ?? 2 * limits.maxQueueBytes;
+    if (maxTotalQueueBytes < limits.maxQueueBytes) {
+      throw new RangeError(
+        `Expected \`maxTotalQueueBytes\` to be at least \`maxQueueBytes\` (${limits.maxQueueBytes}), got ${maxTotalQueueBytes}`,
+      );
+    }
     router = new ApplicationRouter({
       client,
       pipelineOptions: resolved.pipelineOptions,
       defaultApplication: resolved.defaultApplication,
       fromResource: resolved.applicationFromResource,
+      createApplications: resolved.createApplications,
       maxApplications: resolved.maxApplications,
       maxTraceRoutes: limits.maxOpenTraces * 4,
       logger,
+      // Admission bounds what comes in: a trace it admitted is kept rather than dropped as queue-full.
+      createPipeline: (options) => new TracePipeline(options, { logger, keepOverBound: true }),
     });
   } catch (error) {
     await client.close();
     throw error;
   }
+  const admission = new Admission(
+    {
+      maxQueueTraces: limits.maxQueueTraces,
+      maxQueueBytes: limits.maxQueueBytes,
+      maxOpenTraces: limits.maxOpenTraces,
+      maxTotalQueueBytes,
+      maxDiskBytes: limits.persistDir === undefined ? undefined : limits.maxDiskBytes,
+    },
+    () => router.pipelines,
+  );
   // Half the open-trace bound: a root is released before its trace could be evicted as the oldest.
   const roots = new RootGrace(resolved.rootGraceMs, Math.max(1, Math.floor(limits.maxOpenTraces / 2)));
   const feed = new PipelineFeed(roots);
-  const ingest = new OtlpIngest(router, feed);
+  const ingest = new OtlpIngest({ router, feed, admission, lookupWaitMs: LOOKUP_WAIT_MS, logger });
   const responses: Record<string, number> = {};
   const responsesBeforeRouting: Record<string, number> = {};
   let refusedQueueFull = 0;
@@ -104,16 +125,14 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     bodyBudget,
     retryAfterSeconds: resolved.retryAfterSeconds,
     receiveTimeoutMs: resolved.receiveTimeoutMs,
-    ingest: (signal, items) => (signal === 'traces' ? ingest.traces(items) : ingest.logs(items)),
-    // Spans still waiting in the feed count as traces: an over-estimate, on the safe side.
-    queueFull: () =>
-      router.pipelines.some((pipeline) => {
-        const held = pipeline.stats();
-        return (
-          held.queuedTraces + held.openTraces + feed.pending >= limits.maxQueueTraces ||
-          held.queuedBytes >= limits.maxQueueBytes * QUEUE_BYTES_HEADROOM
-        );
-      }),
+    ingest: (signal, items, bodyBytes) =>
+      signal === 'traces' ? ingest.traces(items, bodyBytes) : ingest.logs(items, bodyBytes),
+    // Before the body is read, only when every request goes to one application, and it has no
+    // room at all; otherwise each application's share is judged once the request is decoded.
+    queueFull: () => {
+      const only = resolved.applicationFromResource ? undefined : router.pipelines[0];
+      return only !== undefined && !admission.hasRoom(only);
+    },
     ready: () => closing === undefined,
     // Keys are bounded: a fixed set of routes ('other' for unknown paths) times the status codes used.
     countResponse: (key) => {

@@ -23,6 +23,8 @@ describe('resolveForwarderOptions', () => {
       ingestTokens: [TOKEN, 'other-token-0123456789'],
       maxBodyBytes: 8 * 1024 * 1024,
       rootGraceMs: 1000,
+      createApplications: false,
+      maxTotalQueueBytes: undefined,
     });
     // The pipeline gets only its own knobs.
     const withKnobs = resolveForwarderOptions({ traceIdleMs: 100, port: 0 }, ENV);
@@ -47,6 +49,10 @@ describe('resolveForwarderOptions', () => {
       /`applicationId` \(from the AQM_APPLICATION_ID environment variable\) to be an application id/,
     );
     expect(() => resolveForwarderOptions({ port: 70_000 }, ENV)).toThrow(/`port`.*70000/);
+    expect(() => resolveForwarderOptions({ createApplications: 'yes' as never }, ENV)).toThrow(
+      /`createApplications` to be a boolean/,
+    );
+    expect(() => resolveForwarderOptions({ maxTotalQueueBytes: 0 }, ENV)).toThrow(/`maxTotalQueueBytes`/);
     expect(() => resolveForwarderOptions({}, { ...ENV, AQM_APPLICATION_NAME: 'both' })).toThrow(/not both/);
     let message = '';
     try {
@@ -93,10 +99,19 @@ describe('parseCliArgs', () => {
         '--allow-unauthenticated',
         '--trace-idle-ms',
         '2000',
+        '--application-from-resource',
+        '--create-applications',
       ]),
     ).toEqual({
       kind: 'run',
-      options: { port: 0, host: '0.0.0.0', allowUnauthenticated: true, traceIdleMs: 2000 },
+      options: {
+        port: 0,
+        host: '0.0.0.0',
+        allowUnauthenticated: true,
+        traceIdleMs: 2000,
+        applicationFromResource: true,
+        createApplications: true,
+      },
     });
     expect(() => parseCliArgs(['--port', 'abc'])).toThrow(/--port expects a whole number/);
     expect(() => parseCliArgs(['--api-key', 'x'])).toThrow(/Unknown option/);

@@ -40,6 +40,18 @@ describe('PipelineFeed', () => {
     expect(feed.pending).toBe(0);
   });
 
+  it('calls done once the last slice of spans, and the log records, are in their pipeline', () => {
+    const { pipeline, calls } = recorder();
+    const feed = new PipelineFeed(new RootGrace(0, 10), 2);
+    feed.addSpans(pipeline, [span('a'), span('b'), span('c')], () => calls.push('spans done'));
+    feed.addLogs(
+      [[pipeline, { traceId: 't', spanId: 's', eventName: 'gen_ai.choice', body: {}, attributes: {} }]],
+      () => calls.push('logs done'),
+    );
+    feed.drain();
+    expect(calls).toEqual(['a,b', 'c', 'spans done', 'log:gen_ai.choice', 'logs done']);
+  });
+
   it('drain() hands everything over at once', () => {
     const { pipeline, calls } = recorder();
     const feed = new PipelineFeed(new RootGrace(0, 10), 1);

@@ -66,6 +66,19 @@ describe('RootGrace', () => {
     }
   });
 
+  it("calls each root's done once it is in its pipeline (the admission's reservation ends then)", () => {
+    const { pipeline, added } = fakePipeline();
+    const done: string[] = [];
+    const grace = new RootGrace(60_000, 10);
+    grace.hold(pipeline, span('a'), () => done.push(`a after ${added.length} call(s)`));
+    grace.hold(pipeline, span('b'));
+    expect(done).toEqual([]);
+    grace.close();
+    expect(done).toEqual(['a after 1 call(s)']);
+    new RootGrace(0, 10).hold(pipeline, span('c'), () => done.push('c'));
+    expect(done).toEqual(['a after 1 call(s)', 'c']);
+  });
+
   it('passes roots straight on with no grace', () => {
     const { pipeline, added } = fakePipeline();
     new RootGrace(0, 2).hold(pipeline, span('a'));

@@ -57,6 +57,22 @@ describe('TraceSender queue bounds', () => {
     await client.close();
   });
 
+  it('with keepOverBound (aqm-forwarder admits before it answers), keeps a record over the bounds', async () => {
+    const record = makeRecord();
+    const size = recordBytes(record);
+    const { sender, client } = createTestSender(service, {
+      maxQueueTraces: 1,
+      maxQueueBytes: size + 1,
+      keepOverBound: true,
+    });
+    const tickets = [record, makeRecord(), makeRecord()].map((r) => sender.enqueue(r));
+    expect(sender.refuseIfFull(size)).toBeUndefined();
+    expect(sender.stats()).toMatchObject({ queuedTraces: 3, droppedTraces: { total: 0 } });
+    gate.current.resolve();
+    expect(await Promise.all(tickets)).toEqual(['delivered', 'delivered', 'delivered']);
+    await client.close();
+  });
+
   it('reports queue-full at most once per minute, with the count held back', async () => {
     const { sender, logger, time, client } = createTestSender(service, { maxQueueTraces: 1 });
     sender.enqueue(makeRecord());

@@ -295,8 +295,12 @@ describe('OTLP/HTTP ingest in front of the local service', () => {
     await expect(fetch(`${forwarder.url}/healthz`)).rejects.toThrow();
   });
 
-  it('routes traces to the application named by their resource, created when missing', async () => {
-    const forwarder = await stack.forwarder({ applicationFromResource: true, rootGraceMs: 0 });
+  it('routes traces to the application named by their resource, created when missing with createApplications', async () => {
+    const forwarder = await stack.forwarder({
+      applicationFromResource: true,
+      createApplications: true,
+      rootGraceMs: 0,
+    });
     const name = `svc-${randomUUID()}`;
     const { traceId, spans } = llmTraceSpans('resource question?', 'resource answer.');
     const request = JSON.parse(jsonBody(spans).toString('utf8'));

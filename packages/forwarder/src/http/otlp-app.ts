@@ -24,9 +24,12 @@ export interface OtlpAppHandlers {
   retryAfterSeconds: number;
   /** Longest time to receive one request (head and body); past it Node answers 408. */
   receiveTimeoutMs: number;
-  /** Takes decoded items; throws nothing. */
-  ingest(signal: OtlpSignal, items: DecodedRequest): IngestResult;
-  /** Whether the queue is too full to take more (answered 503 with Retry-After). */
+  /**
+   * Takes decoded items of a body of `bodyBytes` (inflated), admitting what fits; never rejects.
+   * `retryLater` in the result: nothing was taken, answered 503 with Retry-After.
+   */
+  ingest(signal: OtlpSignal, items: DecodedRequest, bodyBytes: number): Promise<IngestResult>;
+  /** Whether the queue is too full to take anything, known before the body is read (answered 503 with Retry-After). */
   queueFull(): boolean;
   /** Whether the forwarder takes traffic (false while closing). */
   ready(): boolean;
@@ -55,6 +58,8 @@ function matchedRoute(request: FastifyRequest): string | undefined {
   const url = request.routeOptions.url;
   return url === undefined ? undefined : `${request.method} ${url}`;
 }
+const QUEUE_FULL =
+  'The forwarder queue is full (the AQM service is slow or unreachable); retry after the Retry-After delay';
 
 function formatOf(request: FastifyRequest): OtlpFormat {
   const type = request.headers['content-type'];
@@ -153,17 +158,13 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       );
     }
     if (route === undefined || !INGEST_ROUTES.has(route)) return;
-    if (handlers.queueFull()) {
-      handlers.countQueueFull();
-      reply.header('retry-after', String(handlers.retryAfterSeconds));
-      return sendStatus(
-        reply,
-        format,
-        503,
-        'The forwarder queue is full (the AQM service is slow or unreachable); retry after the Retry-After delay',
-      );
-    }
+    if (handlers.queueFull()) return sendQueueFull(reply, format, QUEUE_FULL);
   });
+  const sendQueueFull = (reply: FastifyReply, format: OtlpFormat, message: string) => {
+    handlers.countQueueFull();
+    reply.header('retry-after', String(handlers.retryAfterSeconds));
+    return sendStatus(reply, format, 503, message);
+  };
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'other';
     handlers.countResponse(`${request.method} ${route} ${reply.statusCode}`);
@@ -173,7 +174,11 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
     const format = formatOf(request);
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const items = decodeRequest(signal, format, body);
-    const result = handlers.ingest(signal, items);
+    const result = await handlers.ingest(signal, items, body.length);
+    if (result.retryLater) {
+      const reasons = `The forwarder cannot take this request now; retry after the Retry-After delay (${result.errorMessage})`;
+      return sendQueueFull(reply, format, reasons);
+    }
     return reply
       .code(200)
       .type(format === 'json' ? JSON_TYPE : PROTOBUF)

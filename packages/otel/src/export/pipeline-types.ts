@@ -15,6 +15,11 @@ export interface PipelineInternals {
   logger?: DiagLogger;
   /** The environment read for `AQM_*` and the off switches (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /**
+   * Set by aqm-forwarder, which admits only what fits before it answers 200: a trace it admitted
+   * is kept over the queue bounds (when the disk cannot take it) rather than dropped as `queue-full`.
+   */
+  keepOverBound?: boolean;
 }
 
 /** `stats()` of {@link AqmSpanExporter} and {@link AqmSpanProcessor}. */

@@ -37,6 +37,12 @@ export interface SenderOptions {
   logger?: DiagLogger;
   /** Where what memory cannot keep goes instead of being dropped (`persistDir`); none by default. */
   overflow?: OverflowStore;
+  /**
+   * The caller admits only what fits (aqm-forwarder, before it answers 200): a record past the
+   * bounds that the disk cannot take is kept in memory over them rather than dropped, since the
+   * caller's size estimate, made before mapping, can be short. Default `false`.
+   */
+  keepOverBound?: boolean;
 }
 
 /** The sender's view of the disk behind its queue. */

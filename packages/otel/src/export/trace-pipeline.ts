@@ -80,6 +80,7 @@ export class TracePipeline implements Pipeline {
     this.#sender = new TraceSender({
       ...options,
       overflow: this.#spill,
+      keepOverBound: internals.keepOverBound === true,
       // A getter: the 404 message names the id, which may only be known later.
       get applicationId() {
         return applicationId.label;

@@ -92,7 +92,8 @@ export class TraceSender {
     if (this.#closing) return this.#dropAfterShutdown();
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     const overflow = this.#options.overflow;
-    if (this.#held.count >= maxQueueTraces && overflow === undefined) return this.#dropQueueFull();
+    if (this.#held.count >= maxQueueTraces && overflow === undefined && this.#options.keepOverBound !== true)
+      return this.#dropQueueFull();
     let json: string;
     try {
       json = JSON.stringify(record);
@@ -120,8 +121,9 @@ export class TraceSender {
     if (this.#closing) return this.#dropAfterShutdown();
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     if (this.#held.count >= maxQueueTraces || this.#held.bytes + minBytes > maxQueueBytes) {
-      // With a disk behind the queue, the record is built and goes there instead.
-      if (this.#options.overflow?.canBuffer(minBytes) === true) return undefined;
+      // With a disk behind the queue, the record is built and goes there instead; an admitted one is kept.
+      if (this.#options.overflow?.canBuffer(minBytes) === true || this.#options.keepOverBound === true)
+        return undefined;
       return this.#dropQueueFull();
     }
     return undefined;
@@ -250,9 +252,14 @@ export class TraceSender {
   /** A record the memory queue cannot hold: to disk when there is one that takes it, else dropped. */
   #overflow(traceId: string, json: string, bytes: number): Promise<DeliveryOutcome> {
     const overflow = this.#options.overflow;
-    if (overflow === undefined || !overflow.canBuffer(bytes)) return this.#dropQueueFull();
     // The JSON is copied straight into the file's buffer: no Buffer of its own per trace.
-    return overflowToDisk(overflow, this.#drops, { traceId, json, bytes });
+    if (overflow?.canBuffer(bytes) === true)
+      return overflowToDisk(overflow, this.#drops, { traceId, json, bytes });
+    if (this.#options.keepOverBound !== true) return this.#dropQueueFull();
+    const entry = createQueuedTrace(traceId, json, bytes, this.#linger.nextSequence());
+    this.#held.add(entry);
+    this.#schedulePump();
+    return entry.settled;
   }
 
   #dropAfterShutdown(): Promise<DeliveryOutcome> {
