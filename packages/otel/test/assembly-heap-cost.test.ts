@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ATTRIBUTE_BYTES, EVENT_BYTES, LINK_BYTES, SPAN_BYTES } from '../src/assembly/heap-cost.js';
 import { ValueTrimmer } from '../src/assembly/held-span.js';
-import type { ReadableSpan } from '../src/sdk-types.js';
+import type { ReadableSpan, TimedEvent } from '../src/sdk-types.js';
 import { fakeLlmSpan, randomTraceId } from './export-helpers/fake-span.js';
 
 const LIMIT = 1000;
@@ -42,14 +42,12 @@ describe('what a held span is counted for', () => {
   });
 
   it('counts events with their attributes, and links only on a span held as it is', () => {
-    const event = {
+    const event: TimedEvent = {
       name: 'exception',
       time: [1, 0],
       attributes: { 'exception.stacktrace': 's'.repeat(500) },
     };
-    expect(costOf({}, { events: [event, event] } as Partial<ReadableSpan>)).toBeGreaterThanOrEqual(
-      2 * (EVENT_BYTES + 500),
-    );
+    expect(costOf({}, { events: [event, event] })).toBeGreaterThanOrEqual(2 * (EVENT_BYTES + 500));
     const link = {
       context: { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 },
       attributes: { k: 'v' },
