@@ -25,7 +25,7 @@ export const SLOT_BYTES = 8;
 /** A string's header (map, hash, length: 16) and its padding to 8 bytes, on average. */
 const STRING_HEADER_BYTES = 20;
 /** Strings this short are counted at a byte a character without looking at them. */
-const CHECKED_CHARS = 128;
+const CHECKED_CHARS = 256;
 /** A character V8 cannot store in a one-byte string: one in a string makes it two bytes a character. */
 const WIDE_CHAR = /[\u0100-\uffff]/;
 
