@@ -2,13 +2,22 @@ import { parseJsonLoose } from '../mapping/json.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import { MASK_SLACK_CHARS, truncationMarker } from '../privacy/text-sanitizer.js';
 import type { ReadableSpan, SpanAttributes, TimedEvent } from '../sdk-types.js';
+import {
+  ATTRIBUTE_BYTES,
+  CONTAINER_BYTES,
+  EVENT_BYTES,
+  LOG_BYTES,
+  linksBytes,
+  resourceBytes,
+  SLOT_BYTES,
+  SPAN_BYTES,
+  stringBytes,
+} from './heap-cost.js';
 
-/** A rough fixed cost of a held span or log record besides its text (ids, times, objects). */
-const SPAN_OVERHEAD_BYTES = 256;
 /** Nesting followed into attribute values (api 1.10 maps, parsed JSON); deeper values are kept whole. */
 const MAX_DEPTH = 8;
 
-/** A span or log record as an open trace holds it, with an estimate of the memory it keeps. */
+/** A span or log record as an open trace holds it, with an estimate of the heap it keeps (see heap-cost.ts). */
 export interface Held<T> {
   item: T;
   bytes: number;
@@ -24,33 +33,47 @@ export interface Held<T> {
  */
 export class ValueTrimmer {
   readonly #limit: number;
+  /** The resource of the span counted last (a strong reference to one resource, no more). */
+  #lastResource: unknown;
 
   /** @param maxValueChars - the pipeline's `maxValueChars`. */
   constructor(maxValueChars: number) {
     this.#limit = maxValueChars + MASK_SLACK_CHARS;
   }
 
-  /** The span to hold: the span itself, or a copy with its long values cut. */
+  /**
+   * The span to hold: the span itself, or a copy with its long values cut (and without its links,
+   * which the mapping does not read). Counted in the same pass over its attributes as the cut.
+   */
   span(span: ReadableSpan): Held<ReadableSpan> {
     const attributes = this.#attributes(span.attributes);
-    let bytes = SPAN_OVERHEAD_BYTES + span.name.length + attributes.bytes;
-    let eventsChanged = false;
-    const events = span.events.map((event) => {
+    let bytes = SPAN_BYTES + textBytes(span.name) + textBytes(span.status?.message) + attributes.bytes;
+    if (span.resource !== this.#lastResource) {
+      // Spans of one request (forwarder) or one provider (SDK) share theirs: counted once a run.
+      this.#lastResource = span.resource;
+      bytes += resourceBytes(span.resource);
+    }
+    const events = span.events;
+    let held: TimedEvent[] | undefined;
+    for (let index = 0; index < events.length; index += 1) {
+      const event = events[index] as TimedEvent;
       const trimmed = this.#attributes(event.attributes);
-      bytes += 64 + event.name.length + trimmed.bytes;
-      if (trimmed.item === event.attributes) return event;
-      eventsChanged = true;
-      return { name: event.name, time: event.time, attributes: trimmed.item } satisfies TimedEvent;
-    });
-    if (attributes.item === span.attributes && !eventsChanged) return { item: span, bytes };
-    return { item: copySpan(span, attributes.item ?? {}, events), bytes };
+      bytes += EVENT_BYTES + textBytes(event.name) + trimmed.bytes;
+      if (trimmed.item === event.attributes) continue;
+      held ??= [...events];
+      held[index] = { name: event.name, time: event.time, attributes: trimmed.item } satisfies TimedEvent;
+    }
+    if (attributes.item === span.attributes && held === undefined) {
+      return { item: span, bytes: bytes + linksBytes(span) };
+    }
+    return { item: copySpan(span, attributes.item ?? {}, held ?? events), bytes };
   }
 
   /** The log record to hold, its long values cut. */
   log(log: LlmLogRecord): Held<LlmLogRecord> {
     const body = this.#value(log.body, 0);
     const attributes = this.#attributes(log.attributes);
-    const bytes = SPAN_OVERHEAD_BYTES + body.bytes + attributes.bytes;
+    const bytes = LOG_BYTES + body.bytes + attributes.bytes;
     if (body.item === log.body && attributes.item === log.attributes) return { item: log, bytes };
     return { item: { ...log, body: body.item, attributes: attributes.item ?? {} }, bytes };
   }
@@ -62,7 +85,7 @@ export class ValueTrimmer {
     for (const key of Object.keys(attributes)) {
       const value = (attributes as Record<string, unknown>)[key];
       const trimmed = this.#value(value, 0);
-      bytes += key.length + trimmed.bytes;
+      bytes += ATTRIBUTE_BYTES + key.length + trimmed.bytes;
       if (trimmed.item !== value) {
         copy ??= { ...attributes };
         copy[key] = trimmed.item;
@@ -73,15 +96,15 @@ export class ValueTrimmer {
 
   #value(value: unknown, depth: number): Held<unknown> {
     if (typeof value === 'string') return this.#string(value, depth);
-    if (typeof value !== 'object' || value === null) return { item: value, bytes: 8 };
-    if (ArrayBuffer.isView(value)) return { item: value, bytes: value.byteLength };
-    if (depth >= MAX_DEPTH) return { item: value, bytes: 64 };
+    if (typeof value !== 'object' || value === null) return { item: value, bytes: SLOT_BYTES };
+    if (ArrayBuffer.isView(value)) return { item: value, bytes: CONTAINER_BYTES + value.byteLength };
+    if (depth >= MAX_DEPTH) return { item: value, bytes: 4 * CONTAINER_BYTES };
     if (Array.isArray(value)) {
-      let bytes = 16;
+      let bytes = CONTAINER_BYTES;
       let copy: unknown[] | undefined;
       value.forEach((element: unknown, index) => {
         const trimmed = this.#value(element, depth + 1);
-        bytes += trimmed.bytes;
+        bytes += SLOT_BYTES + trimmed.bytes;
         if (trimmed.item !== element) {
           copy ??= [...value];
           copy[index] = trimmed.item;
@@ -89,11 +112,11 @@ export class ValueTrimmer {
       });
       return { item: copy ?? value, bytes };
     }
-    let bytes = 16;
+    let bytes = CONTAINER_BYTES;
     let copy: Record<string, unknown> | undefined;
     for (const [key, element] of Object.entries(value)) {
       const trimmed = this.#value(element, depth + 1);
-      bytes += key.length + trimmed.bytes;
+      bytes += ATTRIBUTE_BYTES + key.length + trimmed.bytes;
       if (trimmed.item !== element) {
         copy ??= { ...value };
         copy[key] = trimmed.item;
@@ -103,24 +126,30 @@ export class ValueTrimmer {
   }
 
   #string(value: string, depth: number): Held<unknown> {
-    if (value.length <= this.#limit) return { item: value, bytes: value.length };
+    if (value.length <= this.#limit) return { item: value, bytes: stringBytes(value) };
     if (depth === 0) {
       // A JSON document is cut inside, so the mapping can still read its messages.
       const parsed = parseJsonLoose(value);
       if (typeof parsed === 'object' && parsed !== null) {
         const trimmed = this.#value(parsed, 1);
         // Long only as a whole (a long conversation): kept as it is, still JSON, and counted.
-        if (trimmed.item === parsed) return { item: value, bytes: value.length };
+        if (trimmed.item === parsed) return { item: value, bytes: stringBytes(value) };
         try {
           const json = JSON.stringify(trimmed.item);
-          return { item: json, bytes: json.length };
+          return { item: json, bytes: stringBytes(json) };
         } catch {
           // Not representable again: cut as text below.
         }
       }
     }
-    return { item: cut(value, this.#limit), bytes: this.#limit + 32 };
+    const kept = cut(value, this.#limit);
+    return { item: kept, bytes: stringBytes(kept) };
   }
+}
+
+/** A name's or message's bytes; nothing when absent. */
+function textBytes(value: unknown): number {
+  return typeof value === 'string' ? stringBytes(value) : 0;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ReadableSpan } from '../sdk-types.js';
+import { LOG_BYTES, SPAN_BYTES, TRACE_BYTES } from './heap-cost.js';
 import { type Held, ValueTrimmer } from './held-span.js';
 import type { OpenTrace } from './open-trace.js';
 
@@ -21,7 +22,7 @@ export class OpenBytes {
     this.#maxBytes = maxBytes ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Bytes held by all open traces (an estimate: text length plus a fixed cost per item). */
+  /** Bytes held by all open traces: an estimate of their heap (see heap-cost.ts). */
   get total(): number {
     return this.#total;
   }
@@ -43,7 +44,7 @@ export class OpenBytes {
       held = this.#trimmer.span(span);
     } catch {
       // A span whose fields cannot be read is held as it is; the mapping copes or skips it.
-      held = { item: span, bytes: 256 };
+      held = { item: span, bytes: SPAN_BYTES };
     }
     return this.#count(entry, held);
   }
@@ -55,7 +56,7 @@ export class OpenBytes {
     try {
       held = this.#trimmer.log(log);
     } catch {
-      held = { item: log, bytes: 256 };
+      held = { item: log, bytes: LOG_BYTES };
     }
     return this.#count(entry, held);
   }
@@ -67,8 +68,10 @@ export class OpenBytes {
   }
 
   #count<T>(entry: OpenTrace, held: Held<T>): T {
-    entry.bytes += held.bytes;
-    this.#total += held.bytes;
+    // The trace's own entry is counted with its first item (`release` zeroes a completed one's).
+    const bytes = entry.bytes === 0 ? held.bytes + TRACE_BYTES : held.bytes;
+    entry.bytes += bytes;
+    this.#total += bytes;
     return held.item;
   }
 }
