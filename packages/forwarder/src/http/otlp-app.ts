@@ -1,6 +1,7 @@
 import { nonUtf8Charset, receiveTimeouts } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { IngestResult } from '../ingest.js';
+import { OtlpDecodeError } from '../otlp/decode-error.js';
 import {
   type DecodedRequest,
   decodeRequest,
@@ -167,7 +168,7 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendStatus(reply, format, error.statusCode, error.message);
     }
-    if (error.name === 'OtlpDecodeError') return sendStatus(reply, format, 400, error.message);
+    if (error instanceof OtlpDecodeError) return sendStatus(reply, format, error.statusCode, error.message);
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       const type = request.headers['content-type'] ?? '(none)';
       return sendStatus(

@@ -1,0 +1,163 @@
+import protobuf from 'protobufjs/light.js';
+import { OtlpDecodeError } from './decode-error.js';
+import type { CountedKind, DecodeBudget } from './decode-limits.js';
+
+// Walks the protobuf wire format of a request before protobufjs decodes it, counting the messages
+// that cost work (a body of 8 MB of empty messages is millions of objects once decoded) and
+// stopping at the first limit passed. It reads only tags and lengths and allocates nothing.
+// protobufjs then decodes exactly what was walked: whatever the walk and protobufjs could read
+// differently (a known field with another wire type, an over-long varint where protobufjs reads a
+// 32-bit one, groups) is refused here as malformed.
+
+type Type = protobuf.Type;
+
+/** What the walk needs of a message type, flattened from its protobufjs reflection once. */
+interface MessagePlan {
+  readonly name: string;
+  readonly counted: CountedKind | undefined;
+  readonly isAnyValue: boolean;
+  /** By field number; `undefined` for fields the descriptor leaves out (skipped, as protobufjs does). */
+  readonly fields: (FieldPlan | undefined)[];
+}
+
+interface FieldPlan {
+  readonly name: string;
+  readonly wireType: number;
+  /** protobufjs reads it with its 32-bit varint reader, which takes a long varint as 10 bytes. */
+  readonly varint32: boolean;
+  /** Set for message fields; filled in after creation (types refer to each other). */
+  message: MessagePlan | undefined;
+  /** An element of `ArrayValue.values`. */
+  readonly arrayElement: boolean;
+}
+
+const COUNTED: Readonly<Record<string, CountedKind | undefined>> = {
+  ResourceSpans: 'resources',
+  ResourceLogs: 'resources',
+  ScopeSpans: 'scopes',
+  ScopeLogs: 'scopes',
+  Span: 'items',
+  LogRecord: 'items',
+  Event: 'events',
+  KeyValue: 'attributes',
+};
+const VARINT32 = new Set(['int32', 'uint32', 'sint32', 'bool', 'enum']);
+const WIRE_TYPES: Readonly<Record<string, number | undefined>> = protobuf.types.basic;
+const MESSAGE = 2;
+
+const plans = new Map<Type, MessagePlan>();
+
+function planOf(type: Type): MessagePlan {
+  const known = plans.get(type);
+  if (known !== undefined) return known;
+  const fields: (FieldPlan | undefined)[] = [];
+  const plan: MessagePlan = {
+    name: type.name,
+    counted: COUNTED[type.name],
+    isAnyValue: type.name === 'AnyValue',
+    fields,
+  };
+  plans.set(type, plan);
+  for (const field of type.fieldsArray) {
+    const child = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
+    const fieldPlan: FieldPlan = {
+      name: field.name,
+      // Enums (none in the descriptor today) are varints.
+      wireType: child !== undefined ? MESSAGE : (WIRE_TYPES[field.type] ?? 0),
+      varint32: child === undefined && (VARINT32.has(field.type) || WIRE_TYPES[field.type] === undefined),
+      message: undefined,
+      arrayElement: type.name === 'ArrayValue' && field.name === 'values',
+    };
+    fields[field.id] = fieldPlan;
+    if (child !== undefined) fieldPlan.message = planOf(child);
+  }
+  return plan;
+}
+
+function malformed(reason: string): OtlpDecodeError {
+  return new OtlpDecodeError(`The body is not a valid OTLP protobuf export request: ${reason}`);
+}
+
+class Walk {
+  pos = 0;
+  constructor(
+    readonly buf: Uint8Array,
+    readonly budget: DecodeBudget,
+  ) {}
+
+  /** Reads a varint of at most `maxBytes` (5 for tags and lengths: protobufjs reads them as uint32). */
+  varint(end: number, maxBytes: number): number {
+    const buf = this.buf;
+    if (this.pos >= end) throw malformed('truncated varint');
+    let byte = buf[this.pos++] as number;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 128;
+    for (let i = 1; i < maxBytes; i += 1) {
+      if (this.pos >= end) throw malformed('truncated varint');
+      byte = buf[this.pos++] as number;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
+    throw malformed('over-long varint');
+  }
+
+  message(plan: MessagePlan, end: number, anyDepth: number): void {
+    while (this.pos < end) {
+      const tag = this.varint(end, 5);
+      const fieldId = Math.floor(tag / 8);
+      const wireType = tag & 7;
+      if (fieldId === 0) throw malformed('field number 0');
+      const field = plan.fields[fieldId];
+      if (field !== undefined && wireType !== field.wireType) {
+        throw malformed(`field ${plan.name}.${field.name} has wire type ${wireType}`);
+      }
+      if (wireType === 2) {
+        const length = this.varint(end, 5);
+        if (length > end - this.pos) throw malformed('a length past the end of its message');
+        const child = field?.message;
+        if (child === undefined) this.pos += length;
+        else this.child(child, field as FieldPlan, this.pos + length, anyDepth);
+      } else if (wireType === 0) {
+        const start = this.pos;
+        this.varint(end, 10);
+        const width = this.pos - start;
+        // protobufjs reads a 32-bit varint of more than 5 bytes as 10 bytes (a negative int32).
+        if (width > 5 && width < 10 && field?.varint32 === true) {
+          throw malformed(`over-long varint in ${plan.name}.${field.name}`);
+        }
+      } else if (wireType === 1 || wireType === 5) {
+        const bytes = wireType === 1 ? 8 : 4;
+        if (bytes > end - this.pos) throw malformed('truncated field');
+        this.pos += bytes;
+      } else {
+        throw malformed(`wire type ${wireType} (groups are not used by OTLP)`);
+      }
+    }
+  }
+
+  child(plan: MessagePlan, field: FieldPlan, end: number, anyDepth: number): void {
+    if (plan.counted !== undefined) this.budget.count(plan.counted);
+    let depth = anyDepth;
+    if (plan.isAnyValue) {
+      depth += 1;
+      this.budget.checkAnyValueDepth(depth);
+      if (field.arrayElement) this.budget.count('arrayValues');
+    }
+    this.message(plan, end, depth);
+  }
+}
+
+/**
+ * Checks a protobuf export request of `type` against the budget's limits and the wire rules
+ * protobufjs relies on, without decoding it: throws {@link OtlpDecodeError} (413 past a limit,
+ * 400 when malformed). Linear in the body, allocation-free, recursion bounded by the AnyValue
+ * depth limit.
+ *
+ * @example
+ * checkProtobufRequest(exportTraceServiceRequest, body, new DecodeBudget('spans'));
+ */
+export function checkProtobufRequest(type: Type, body: Uint8Array, budget: DecodeBudget): void {
+  new Walk(body, budget).message(planOf(type), body.length, 0);
+}
