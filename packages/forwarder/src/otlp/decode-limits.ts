@@ -26,17 +26,27 @@ export const DECODE_LIMITS = {
   jsonValues: 1_048_576,
 } as const;
 
-/** What {@link DecodeBudget} counts. */
-export type CountedKind = 'resources' | 'scopes' | 'items' | 'events' | 'attributes' | 'arrayValues';
+/** What {@link DecodeBudget} counts, as indexes (the walks count per element: kept cheap). */
+export const COUNTED = {
+  resources: 0,
+  scopes: 1,
+  items: 2,
+  events: 3,
+  attributes: 4,
+  arrayValues: 5,
+} as const;
+/** One of {@link COUNTED}. */
+export type CountedKind = (typeof COUNTED)[keyof typeof COUNTED];
 
-const LABELS: Record<CountedKind, string> = {
-  resources: 'resource entries',
-  scopes: 'scope entries',
-  items: 'items',
-  events: 'span events',
-  attributes: 'attributes (key-value pairs at any level)',
-  arrayValues: 'array value elements',
-};
+const COUNTED_NAMES = ['resources', 'scopes', 'items', 'events', 'attributes', 'arrayValues'] as const;
+const LABELS = [
+  'resource entries',
+  'scope entries',
+  'items',
+  'span events',
+  'attributes (key-value pairs at any level)',
+  'array value elements',
+] as const;
 
 /** The 413 of a request past a count limit, naming it and its value. */
 export function limitError(what: string, limitName: string, limit: number): OtlpDecodeError {
@@ -60,25 +70,21 @@ export function depthError(what: string, limitName: string, limit: number): Otlp
  */
 export class DecodeBudget {
   readonly #items: string;
-  readonly #counts: Record<CountedKind, number> = {
-    resources: 0,
-    scopes: 0,
-    items: 0,
-    events: 0,
-    attributes: 0,
-    arrayValues: 0,
-  };
+  /** What is left of each limit, by {@link COUNTED} index. */
+  readonly #left = Int32Array.from(COUNTED_NAMES, (name) => DECODE_LIMITS[name]);
 
   constructor(itemName: 'spans' | 'log records') {
     this.#items = itemName;
   }
 
-  /** Counts one element of `kind`. */
+  /** Counts one element of `kind` (a {@link COUNTED} index). */
   count(kind: CountedKind): void {
-    this.#counts[kind] += 1;
-    if (this.#counts[kind] > DECODE_LIMITS[kind]) {
-      const what = kind === 'items' ? this.#items : LABELS[kind];
-      throw limitError(what, `DECODE_LIMITS.${kind}`, DECODE_LIMITS[kind]);
+    const left = (this.#left[kind] as number) - 1;
+    this.#left[kind] = left;
+    if (left < 0) {
+      const name = COUNTED_NAMES[kind];
+      const what = kind === COUNTED.items ? this.#items : LABELS[kind];
+      throw limitError(what, `DECODE_LIMITS.${name}`, DECODE_LIMITS[name]);
     }
   }
 

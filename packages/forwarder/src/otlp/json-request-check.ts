@@ -1,5 +1,5 @@
 import { OtlpDecodeError } from './decode-error.js';
-import type { DecodeBudget } from './decode-limits.js';
+import { COUNTED, type DecodeBudget } from './decode-limits.js';
 
 // Checks a parsed OTLP/JSON request before the forwarder reads it: counts its elements against the
 // decode limits (as the protobuf walk does) and checks the shape of every KeyValue and AnyValue, so
@@ -62,7 +62,7 @@ class JsonCheck {
     this.#path.push(key);
     if (!Array.isArray(value)) throw this.#malformed('a list of key-values');
     for (let i = 0; i < value.length; i += 1) {
-      this.#budget.count('attributes');
+      this.#budget.count(COUNTED.attributes);
       const item: unknown = value[i];
       this.#path.push(i);
       if (!isObject(item)) throw this.#malformed('a key-value object');
@@ -102,7 +102,7 @@ class JsonCheck {
       if (values !== undefined && values !== null && !Array.isArray(values)) throw this.#malformed('a list');
       const items = list(values);
       for (let i = 0; i < items.length; i += 1) {
-        this.#budget.count('arrayValues');
+        this.#budget.count(COUNTED.arrayValues);
         this.anyValue(items[i], i as unknown as string, depth + 1);
       }
       this.#path.pop();
@@ -132,14 +132,14 @@ class JsonCheck {
     const itemsKey = traces ? 'spans' : 'logRecords';
     this.#path.push(listKey);
     for (let r = 0; r < resources.length; r += 1) {
-      this.#budget.count('resources');
+      this.#budget.count(COUNTED.resources);
       const resource = resources[r];
       this.#path.push(r);
       this.attributesOf(member(resource, 'resource'), 'resource');
       const scopes = list(member(resource, scopesKey));
       this.#path.push(scopesKey);
       for (let s = 0; s < scopes.length; s += 1) {
-        this.#budget.count('scopes');
+        this.#budget.count(COUNTED.scopes);
         this.#path.push(s);
         this.attributesOf(member(scopes[s], 'scope'), 'scope');
         const items = list(member(scopes[s], itemsKey));
@@ -155,14 +155,14 @@ class JsonCheck {
   }
 
   item(item: unknown, index: number, traces: boolean): void {
-    this.#budget.count('items');
+    this.#budget.count(COUNTED.items);
     this.#path.push(index);
     this.attributesOf(item, undefined);
     if (!traces) this.anyValue(member(item, 'body'), 'body', 1);
     const events = traces ? list(member(item, 'events')) : [];
     this.#path.push('events');
     for (let e = 0; e < events.length; e += 1) {
-      this.#budget.count('events');
+      this.#budget.count(COUNTED.events);
       this.#path.push(e);
       this.attributesOf(events[e], undefined);
       this.#path.pop();

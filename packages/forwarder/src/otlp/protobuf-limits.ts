@@ -1,6 +1,6 @@
 import protobuf from 'protobufjs/light.js';
 import { OtlpDecodeError } from './decode-error.js';
-import type { CountedKind, DecodeBudget } from './decode-limits.js';
+import { COUNTED, type CountedKind, type DecodeBudget } from './decode-limits.js';
 
 // Walks the protobuf wire format of a request before protobufjs decodes it, counting the messages
 // that cost work (a body of 8 MB of empty messages is millions of objects once decoded) and
@@ -31,15 +31,15 @@ interface FieldPlan {
   readonly arrayElement: boolean;
 }
 
-const COUNTED: Readonly<Record<string, CountedKind | undefined>> = {
-  ResourceSpans: 'resources',
-  ResourceLogs: 'resources',
-  ScopeSpans: 'scopes',
-  ScopeLogs: 'scopes',
-  Span: 'items',
-  LogRecord: 'items',
-  Event: 'events',
-  KeyValue: 'attributes',
+const COUNTED_TYPES: Readonly<Record<string, CountedKind | undefined>> = {
+  ResourceSpans: COUNTED.resources,
+  ResourceLogs: COUNTED.resources,
+  ScopeSpans: COUNTED.scopes,
+  ScopeLogs: COUNTED.scopes,
+  Span: COUNTED.items,
+  LogRecord: COUNTED.items,
+  Event: COUNTED.events,
+  KeyValue: COUNTED.attributes,
 };
 const VARINT32 = new Set(['int32', 'uint32', 'sint32', 'bool', 'enum']);
 const WIRE_TYPES: Readonly<Record<string, number | undefined>> = protobuf.types.basic;
@@ -53,7 +53,7 @@ function planOf(type: Type): MessagePlan {
   const fields: (FieldPlan | undefined)[] = [];
   const plan: MessagePlan = {
     name: type.name,
-    counted: COUNTED[type.name],
+    counted: COUNTED_TYPES[type.name],
     isAnyValue: type.name === 'AnyValue',
     fields,
   };
@@ -97,7 +97,11 @@ class Walk {
       if (this.pos >= end) throw malformed('truncated varint');
       byte = buf[this.pos++] as number;
       value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
+      if (byte < 0x80) {
+        // protobufjs keeps 32 bits of a tag or length: a larger one would read differently there.
+        if (maxBytes === 5 && value > 0xffff_ffff) throw malformed('a tag or length past 32 bits');
+        return value;
+      }
       scale *= 128;
     }
     throw malformed('over-long varint');
@@ -106,7 +110,7 @@ class Walk {
   message(plan: MessagePlan, end: number, anyDepth: number): void {
     while (this.pos < end) {
       const tag = this.varint(end, 5);
-      const fieldId = Math.floor(tag / 8);
+      const fieldId = tag >>> 3;
       const wireType = tag & 7;
       if (fieldId === 0) throw malformed('field number 0');
       const field = plan.fields[fieldId];
@@ -116,9 +120,19 @@ class Walk {
       if (wireType === 2) {
         const length = this.varint(end, 5);
         if (length > end - this.pos) throw malformed('a length past the end of its message');
-        const child = field?.message;
-        if (child === undefined) this.pos += length;
-        else this.child(child, field as FieldPlan, this.pos + length, anyDepth);
+        const child = field === undefined ? undefined : field.message;
+        if (child === undefined) {
+          this.pos += length;
+          continue;
+        }
+        if (child.counted !== undefined) this.budget.count(child.counted);
+        let depth = anyDepth;
+        if (child.isAnyValue) {
+          depth += 1;
+          this.budget.checkAnyValueDepth(depth);
+          if ((field as FieldPlan).arrayElement) this.budget.count(COUNTED.arrayValues);
+        }
+        this.message(child, this.pos + length, depth);
       } else if (wireType === 0) {
         const start = this.pos;
         this.varint(end, 10);
@@ -135,17 +149,6 @@ class Walk {
         throw malformed(`wire type ${wireType} (groups are not used by OTLP)`);
       }
     }
-  }
-
-  child(plan: MessagePlan, field: FieldPlan, end: number, anyDepth: number): void {
-    if (plan.counted !== undefined) this.budget.count(plan.counted);
-    let depth = anyDepth;
-    if (plan.isAnyValue) {
-      depth += 1;
-      this.budget.checkAnyValueDepth(depth);
-      if (field.arrayElement) this.budget.count('arrayValues');
-    }
-    this.message(plan, end, depth);
   }
 }
 
