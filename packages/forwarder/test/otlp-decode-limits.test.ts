@@ -7,7 +7,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { OtlpDecodeError } from '../src/otlp/decode-error.js';
 import { DECODE_LIMITS } from '../src/otlp/decode-limits.js';
-import { decodeRequest } from '../src/otlp/otlp-codec.js';
+import { checkRequestPrefix, decodeRequest } from '../src/otlp/otlp-codec.js';
 import {
   emptyResourceSpans,
   encodeTraces,
@@ -114,6 +114,34 @@ describe('decode limits (issue 26: bounded decode work per request)', () => {
     expect(refusal(proto(Buffer.concat([Buffer.from([0x0a, resource.length]), resource]))).statusCode).toBe(
       400,
     );
+  });
+
+  it('refuses a hostile body from its first bytes, and never a valid body cut anywhere', () => {
+    const empty = refusal(() => checkRequestPrefix('traces', 'protobuf', emptyResourceSpans(256 * 1024)));
+    expect(empty.statusCode).toBe(413);
+    const attributes = manyAttributes(200_000);
+    expect(
+      refusal(() => checkRequestPrefix('traces', 'protobuf', attributes.subarray(0, 3 << 20))).statusCode,
+    ).toBe(413);
+    expect(
+      refusal(() =>
+        checkRequestPrefix('traces', 'json', Buffer.from(jsonNestedArrays(1000)).subarray(0, 300)),
+      ).statusCode,
+    ).toBe(400);
+
+    const spans = fullSdkBatch().slice(0, 64);
+    const bodies = {
+      protobuf: Buffer.from(ProtobufTraceSerializer.serializeRequest(spans) as Uint8Array),
+      json: Buffer.from(JsonTraceSerializer.serializeRequest(spans) as Uint8Array),
+    };
+    for (const [format, body] of Object.entries(bodies) as ['protobuf' | 'json', Buffer][]) {
+      for (let cut = 0; cut <= body.length; cut += 997) {
+        expect(
+          () => checkRequestPrefix('traces', format, body.subarray(0, cut)),
+          `${format} cut at ${cut}`,
+        ).not.toThrow();
+      }
+    }
   });
 
   it('takes a full SDK batch (512 spans x 128 attributes, events) in protobuf and JSON', () => {

@@ -41,4 +41,39 @@ describe('readBody', () => {
       statusCode: 400,
     });
   });
+
+  it('shows the bytes so far to checkPrefix as they pass 256 KiB, 512 KiB, ...; what it throws refuses at once', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 1);
+    const seen: number[] = [];
+    const whole = await readBody(
+      streamOf(...Array.from({ length: 10 }, () => chunk)),
+      undefined,
+      1 << 20,
+      (prefix) => {
+        seen.push(prefix.length);
+      },
+    );
+    expect(whole.length).toBe(10 * 64 * 1024);
+    expect(seen).toEqual([256 * 1024, 512 * 1024]);
+
+    let checked = 0;
+    let pushed = 0;
+    const endless = new Readable({
+      read() {
+        pushed += chunk.length;
+        this.push(chunk);
+      },
+    });
+    await expect(
+      readBody(endless, undefined, 4 << 20, (prefix) => {
+        checked += prefix.length;
+        throw new Error('past a decode limit');
+      }),
+    ).rejects.toThrow('past a decode limit');
+    expect(checked).toBe(256 * 1024);
+    // The rest was drained (the sender gets the answer) up to the limit, then no more is read.
+    expect(endless.isPaused()).toBe(true);
+    expect(pushed).toBeLessThan(5 << 20);
+    endless.destroy();
+  });
 });

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { IngestResult } from '../ingest.js';
 import { OtlpDecodeError } from '../otlp/decode-error.js';
 import {
+  checkRequestPrefix,
   type DecodedRequest,
   decodeRequest,
   encodeExportResponse,
@@ -42,6 +43,11 @@ const INGEST_PATHS = new Set(['/v1/traces', '/v1/logs']);
 function formatOf(request: FastifyRequest): OtlpFormat {
   const type = request.headers['content-type'];
   return typeof type === 'string' && type.toLowerCase().startsWith(JSON_TYPE) ? 'json' : 'protobuf';
+}
+
+function signalOf(url: string): OtlpSignal | undefined {
+  const path = url.split('?')[0];
+  return path === '/v1/traces' ? 'traces' : path === '/v1/logs' ? 'logs' : undefined;
 }
 
 function sendStatus(
@@ -102,7 +108,18 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       return;
     }
     const encoding = request.headers['content-encoding'];
-    readBody(payload, typeof encoding === 'string' ? encoding : undefined, handlers.maxBodyBytes).then(
+    const signal = signalOf(request.url);
+    // A body past a decode limit is refused as it arrives, without reading (or inflating) the rest.
+    const checkPrefix =
+      signal === undefined
+        ? undefined
+        : (prefix: Buffer) => checkRequestPrefix(signal, formatOf(request), prefix);
+    readBody(
+      payload,
+      typeof encoding === 'string' ? encoding : undefined,
+      handlers.maxBodyBytes,
+      checkPrefix,
+    ).then(
       (body) => done(null, body),
       (error: Error) => done(error, undefined),
     );

@@ -2,11 +2,15 @@ import type { Readable } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { ForwarderHttpError } from './http-error.js';
 
+const FIRST_PREFIX_CHECK = 256 * 1024;
+
 /**
  * Reads a request body of at most `limit` bytes, inflating it when `Content-Encoding: gzip`. Both
  * the bytes on the wire and the inflated bytes are capped: a gzip bomb is refused (413) as soon as
  * its output passes the limit, without inflating the rest. An encoding other than gzip/identity is
- * refused (415); a corrupt gzip stream is a 400.
+ * refused (415); a corrupt gzip stream is a 400. `checkPrefix`, when given, sees the (inflated) bytes
+ * received so far each time they pass 256 KiB, 512 KiB, 1 MiB and so on (work at most twice the
+ * body's): what it throws refuses the request; the rest is then drained unread, not kept.
  *
  * @example
  * const body = await readBody(request.raw, request.headers['content-encoding'], 4 * 1024 * 1024);
@@ -15,6 +19,7 @@ export function readBody(
   stream: Readable,
   contentEncoding: string | undefined,
   limit: number,
+  checkPrefix?: (prefix: Buffer) => void,
 ): Promise<Buffer> {
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'identity' && encoding !== '') {
@@ -32,13 +37,29 @@ export function readBody(
     let bodyBytes = 0;
     let done = false;
     let gunzip: Gunzip | undefined;
-    const fail = (error: ForwarderHttpError) => {
+    let nextCheck = FIRST_PREFIX_CHECK;
+    const fail = (error: Error, drain = false) => {
       if (done) return;
       done = true;
       gunzip?.destroy();
+      stream.unpipe();
+      if (drain) {
+        // Refused by checkPrefix: the rest is read and dropped (no copy, no check) and the refusal
+        // answered once the body has ended, so that the sender, still writing, gets the answer
+        // rather than a broken connection. Past the limit, it is answered at once.
+        let drained = 0;
+        stream.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained <= limit) return;
+          stream.pause();
+          reject(error);
+        });
+        stream.once('end', () => reject(error));
+        stream.resume();
+        return;
+      }
       // Stop reading: the rest of an oversized body is not worth the work. The connection closes
       // after the answer (Node does not keep a socket alive with an unread body).
-      stream.unpipe();
       stream.pause();
       reject(error);
     };
@@ -52,6 +73,16 @@ export function readBody(
         return;
       }
       chunks.push(chunk);
+      if (checkPrefix === undefined || bodyBytes < nextCheck) return;
+      nextCheck *= 2;
+      const prefix = Buffer.concat(chunks, bodyBytes);
+      chunks.length = 0;
+      chunks.push(prefix);
+      try {
+        checkPrefix(prefix);
+      } catch (error) {
+        fail(error as Error, true);
+      }
     };
     const finish = () => {
       if (done) return;

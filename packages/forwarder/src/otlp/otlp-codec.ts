@@ -4,7 +4,7 @@ import { DecodeBudget } from './decode-limits.js';
 import { checkJsonRequest } from './json-request-check.js';
 import { scanJsonBody } from './json-scan.js';
 import { OTLP_DESCRIPTOR } from './otlp-descriptor.js';
-import { checkProtobufRequest } from './protobuf-limits.js';
+import { checkProtobufPrefix, checkProtobufRequest } from './protobuf-limits.js';
 
 /** How a request body is encoded: `application/x-protobuf` or `application/json`. */
 export type OtlpFormat = 'protobuf' | 'json';
@@ -65,6 +65,27 @@ export function decodeRequest(signal: OtlpSignal, format: OtlpFormat, body: Buff
   }
   if (format === 'json') checkJsonRequest(listKey, list, budget);
   return list as DecodedRequest;
+}
+
+/**
+ * Checks the first bytes of a request body still arriving against `DECODE_LIMITS` (protobuf: the
+ * wire walk as far as they go; JSON: nesting and value count), throwing what
+ * {@link decodeRequest} would throw for the whole body, so a hostile body is refused (and the rest
+ * of it not read) as soon as it has passed a limit.
+ *
+ * @example
+ * checkRequestPrefix('traces', 'protobuf', firstBytes);
+ */
+export function checkRequestPrefix(signal: OtlpSignal, format: OtlpFormat, prefix: Buffer): void {
+  if (format === 'protobuf') {
+    checkProtobufPrefix(
+      types[signal],
+      prefix,
+      new DecodeBudget(signal === 'traces' ? 'spans' : 'log records'),
+    );
+  } else {
+    scanJsonBody(prefix);
+  }
 }
 
 /**

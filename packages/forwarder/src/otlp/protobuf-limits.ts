@@ -74,6 +74,9 @@ function planOf(type: Type): MessagePlan {
   return plan;
 }
 
+/** Thrown by a walk of the first bytes of a body when it reaches their end. */
+const INCOMPLETE = Symbol('incomplete');
+
 function malformed(reason: string): OtlpDecodeError {
   return new OtlpDecodeError(`The body is not a valid OTLP protobuf export request: ${reason}`);
 }
@@ -89,12 +92,14 @@ class Walk {
   varint(end: number, maxBytes: number): number {
     const buf = this.buf;
     if (this.pos >= end) throw malformed('truncated varint');
+    if (this.pos >= buf.length) throw INCOMPLETE;
     let byte = buf[this.pos++] as number;
     if (byte < 0x80) return byte;
     let value = byte & 0x7f;
     let scale = 128;
     for (let i = 1; i < maxBytes; i += 1) {
       if (this.pos >= end) throw malformed('truncated varint');
+      if (this.pos >= buf.length) throw INCOMPLETE;
       byte = buf[this.pos++] as number;
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) {
@@ -163,4 +168,20 @@ class Walk {
  */
 export function checkProtobufRequest(type: Type, body: Uint8Array, budget: DecodeBudget): void {
   new Walk(body, budget).message(planOf(type), body.length, 0);
+}
+
+/**
+ * The same check on the first bytes of a body still arriving: throws only what the whole body
+ * would throw too (a limit already passed, a malformed field), so a hostile body is refused before
+ * the rest of it is read. Messages that go on past `prefix` are walked as far as it goes.
+ *
+ * @example
+ * checkProtobufPrefix(exportTraceServiceRequest, firstMegabyte, new DecodeBudget('spans'));
+ */
+export function checkProtobufPrefix(type: Type, prefix: Uint8Array, budget: DecodeBudget): void {
+  try {
+    new Walk(prefix, budget).message(planOf(type), Number.POSITIVE_INFINITY, 0);
+  } catch (error) {
+    if (error !== INCOMPLETE) throw error;
+  }
 }
