@@ -2,15 +2,16 @@ import type { Readable } from 'node:stream';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { ForwarderHttpError } from './http-error.js';
 
-const FIRST_PREFIX_CHECK = 256 * 1024;
+const FIRST_PREFIX_CHECK = 1024 * 1024;
+const MAX_DRAIN = 1024 * 1024;
 
 /**
  * Reads a request body of at most `limit` bytes, inflating it when `Content-Encoding: gzip`. Both
  * the bytes on the wire and the inflated bytes are capped: a gzip bomb is refused (413) as soon as
  * its output passes the limit, without inflating the rest. An encoding other than gzip/identity is
  * refused (415); a corrupt gzip stream is a 400. `checkPrefix`, when given, sees the (inflated) bytes
- * received so far each time they pass 256 KiB, 512 KiB, 1 MiB and so on (work at most twice the
- * body's): what it throws refuses the request; the rest is then drained unread, not kept.
+ * received so far each time they pass 1 MiB, 2 MiB, 4 MiB and so on (work at most twice the
+ * body's): what it throws refuses the request (the rest is read no further than 1 MiB).
  *
  * @example
  * const body = await readBody(request.raw, request.headers['content-encoding'], 4 * 1024 * 1024);
@@ -44,13 +45,14 @@ export function readBody(
       gunzip?.destroy();
       stream.unpipe();
       if (drain) {
-        // Refused by checkPrefix: the rest is read and dropped (no copy, no check) and the refusal
-        // answered once the body has ended, so that the sender, still writing, gets the answer
-        // rather than a broken connection. Past the limit, it is answered at once.
+        // Refused by checkPrefix: up to MAX_DRAIN more is read and dropped (no copy, no check) and
+        // the refusal answered when the body ends, so that a sender still writing a body a little
+        // past the check gets the answer rather than a broken connection. A larger rest is not
+        // worth reading (it is what a hostile sender sends): the connection closes, as below.
         let drained = 0;
         stream.on('data', (chunk: Buffer) => {
           drained += chunk.length;
-          if (drained <= limit) return;
+          if (drained <= Math.min(limit, MAX_DRAIN)) return;
           stream.pause();
           reject(error);
         });
