@@ -76,4 +76,13 @@ describe('readBody', () => {
     expect(pushed).toBeLessThanOrEqual((1 << 20) + (1 << 20) + 2 * chunk.length);
     endless.destroy();
   });
+
+  it('refuses a gzip body whose inflated prefix fails the check after the wire has ended', async () => {
+    const inflated = Buffer.alloc(3 << 20, 1);
+    await expect(
+      readBody(streamOf(gzipSync(inflated)), 'gzip', 8 << 20, () => {
+        throw new Error('past a decode limit');
+      }),
+    ).rejects.toThrow('past a decode limit');
+  });
 });

@@ -44,7 +44,8 @@ export function readBody(
       done = true;
       gunzip?.destroy();
       stream.unpipe();
-      if (drain) {
+      // Inflating may still run after the wire has ended (gzip): nothing is left to drain.
+      if (drain && !stream.readableEnded) {
         // Refused by checkPrefix: up to MAX_DRAIN more is read and dropped (no copy, no check) and
         // the refusal answered when the body ends, so that a sender still writing a body a little
         // past the check gets the answer rather than a broken connection. A larger rest is not
@@ -56,7 +57,8 @@ export function readBody(
           stream.pause();
           reject(error);
         });
-        stream.once('end', () => reject(error));
+        // Whichever comes first answers (reject is once only): the end, or a broken connection.
+        for (const event of ['end', 'error', 'close']) stream.once(event, () => reject(error));
         stream.resume();
         return;
       }
@@ -75,7 +77,8 @@ export function readBody(
         return;
       }
       chunks.push(chunk);
-      if (checkPrefix === undefined || bodyBytes < nextCheck) return;
+      // At the limit, the next byte is a 413 and a whole body is checked when decoded.
+      if (checkPrefix === undefined || bodyBytes < nextCheck || bodyBytes >= limit) return;
       nextCheck *= 2;
       const prefix = Buffer.concat(chunks, bodyBytes);
       chunks.length = 0;
