@@ -76,7 +76,7 @@ class JsonCheck {
     this.#path.pop();
   }
 
-  anyValue(value: unknown, key: string, depth: number): void {
+  anyValue(value: unknown, key: string | number, depth: number): void {
     if (value === undefined || value === null) return;
     this.#path.push(key);
     this.#budget.checkAnyValueDepth(depth);
@@ -103,7 +103,7 @@ class JsonCheck {
       const items = list(values);
       for (let i = 0; i < items.length; i += 1) {
         this.#budget.count(COUNTED.arrayValues);
-        this.anyValue(items[i], i as unknown as string, depth + 1);
+        this.anyValue(items[i], i, depth + 1);
       }
       this.#path.pop();
       this.#path.pop();
