@@ -41,4 +41,49 @@ describe('readBody', () => {
       statusCode: 400,
     });
   });
+
+  it('shows the bytes so far to checkPrefix as they pass 1 MiB, 2 MiB, ...; what it throws refuses at once', async () => {
+    const chunk = Buffer.alloc(256 * 1024, 1);
+    const seen: number[] = [];
+    const whole = await readBody(streamOf(...Array.from({ length: 10 }, () => chunk)), undefined, 4 << 20, {
+      checkPrefix: (prefix) => {
+        seen.push(prefix.length);
+      },
+    });
+    expect(whole.length).toBe(10 * 256 * 1024);
+    expect(seen).toEqual([1 << 20, 2 << 20]);
+
+    let checked = 0;
+    let pushed = 0;
+    const endless = new Readable({
+      read() {
+        pushed += chunk.length;
+        this.push(chunk);
+      },
+    });
+    await expect(
+      readBody(endless, undefined, 8 << 20, {
+        checkPrefix: (prefix) => {
+          checked += prefix.length;
+          throw new Error('past a decode limit');
+        },
+      }),
+    ).rejects.toThrow('past a decode limit');
+    expect(checked).toBe(1 << 20);
+    // Up to 1 MiB more was drained (a sender a little past the check gets the answer), no more.
+    expect(endless.isPaused()).toBe(true);
+    expect(pushed).toBeLessThanOrEqual((1 << 20) + (1 << 20) + 2 * chunk.length);
+    endless.destroy();
+  });
+
+  it('refuses a gzip body whose inflated prefix fails the check after the wire has ended', async () => {
+    const inflated = Buffer.alloc(3 << 20, 1);
+    await expect(
+      readBody(streamOf(gzipSync(inflated)), 'gzip', 8 << 20, {
+        checkPrefix: () => {
+          throw new Error('past a decode limit');
+        },
+      }),
+    ).rejects.toThrow('past a decode limit');
+  });
 });

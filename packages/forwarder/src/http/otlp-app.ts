@@ -1,7 +1,9 @@
 import { nonUtf8Charset, receiveTimeouts } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { IngestResult } from '../ingest.js';
+import { OtlpDecodeError } from '../otlp/decode-error.js';
 import {
+  checkRequestPrefix,
   type DecodedRequest,
   decodeRequest,
   encodeExportResponse,
@@ -64,6 +66,11 @@ const QUEUE_FULL =
 function formatOf(request: FastifyRequest): OtlpFormat {
   const type = request.headers['content-type'];
   return typeof type === 'string' && type.toLowerCase().startsWith(JSON_TYPE) ? 'json' : 'protobuf';
+}
+
+function signalOf(url: string): OtlpSignal | undefined {
+  const path = url.split('?')[0];
+  return path === '/v1/traces' ? 'traces' : path === '/v1/logs' ? 'logs' : undefined;
 }
 
 function sendStatus(
@@ -132,12 +139,16 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       return;
     }
     const encoding = request.headers['content-encoding'];
-    readBody(
-      payload,
-      typeof encoding === 'string' ? encoding : undefined,
-      handlers.maxBodyBytes,
-      handlers.bodyBudget.open(),
-    ).then(
+    const signal = signalOf(request.url);
+    // A body past a decode limit is refused as it arrives, without reading (or inflating) the rest.
+    const checkPrefix =
+      signal === undefined
+        ? undefined
+        : (prefix: Buffer) => checkRequestPrefix(signal, formatOf(request), prefix);
+    readBody(payload, typeof encoding === 'string' ? encoding : undefined, handlers.maxBodyBytes, {
+      account: handlers.bodyBudget.open(),
+      ...(checkPrefix === undefined ? {} : { checkPrefix }),
+    }).then(
       (body) => done(null, body),
       (error: Error) => done(error, undefined),
     );
@@ -205,7 +216,7 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return sendStatus(reply, format, error.statusCode, error.message);
     }
-    if (error.name === 'OtlpDecodeError') return sendStatus(reply, format, 400, error.message);
+    if (error instanceof OtlpDecodeError) return sendStatus(reply, format, error.statusCode, error.message);
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       const type = request.headers['content-type'] ?? '(none)';
       return sendStatus(

@@ -1,17 +1,17 @@
 import protobuf from 'protobufjs/light.js';
+import { OtlpDecodeError } from './decode-error.js';
+import { DecodeBudget } from './decode-limits.js';
+import { checkJsonRequest } from './json-request-check.js';
+import { scanJsonBody } from './json-scan.js';
 import { OTLP_DESCRIPTOR } from './otlp-descriptor.js';
+import { checkProtobufPrefix, checkProtobufRequest } from './protobuf-limits.js';
 
 /** How a request body is encoded: `application/x-protobuf` or `application/json`. */
 export type OtlpFormat = 'protobuf' | 'json';
 /** The two signals the forwarder takes. */
 export type OtlpSignal = 'traces' | 'logs';
 
-/** A body that is not a valid OTLP request of its signal: answered 400. */
-export class OtlpDecodeError extends Error {
-  override readonly name = 'OtlpDecodeError';
-}
-
-const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR);
+const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR).resolveAll();
 const types = {
   traces: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
   logs: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest'),
@@ -31,13 +31,18 @@ export type DecodedRequest = readonly Record<string, unknown>[];
 
 /**
  * Decodes an OTLP export request body of `signal`. Throws {@link OtlpDecodeError} when it does
- * not decode. Work is linear in the body, which the caller has already capped.
+ * not decode (400) or holds more than `DECODE_LIMITS` (413). The body is checked against the
+ * limits before it is decoded (protobuf: a walk of the wire format; JSON: a scan of its nesting and
+ * values, then its elements and value shapes), so a hostile body costs little work.
  *
  * @example
  * const resourceSpans = decodeRequest('traces', 'protobuf', body);
  */
 export function decodeRequest(signal: OtlpSignal, format: OtlpFormat, body: Buffer): DecodedRequest {
   const listKey = signal === 'traces' ? 'resourceSpans' : 'resourceLogs';
+  const budget = new DecodeBudget(signal === 'traces' ? 'spans' : 'log records');
+  if (format === 'protobuf') checkProtobufRequest(types[signal], body, budget);
+  else scanJsonBody(body);
   let decoded: unknown;
   try {
     decoded = format === 'protobuf' ? types[signal].decode(body) : JSON.parse(body.toString('utf8'));
@@ -58,7 +63,29 @@ export function decodeRequest(signal: OtlpSignal, format: OtlpFormat, body: Buff
       `The body is not a valid OTLP ${signal} export request: \`${listKey}\` is not a list`,
     );
   }
+  if (format === 'json') checkJsonRequest(listKey, list, budget);
   return list as DecodedRequest;
+}
+
+/**
+ * Checks the first bytes of a request body still arriving against `DECODE_LIMITS` (protobuf: the
+ * wire walk as far as they go; JSON: nesting and value count), throwing what
+ * {@link decodeRequest} would throw for the whole body, so a hostile body is refused (and the rest
+ * of it not read) as soon as it has passed a limit.
+ *
+ * @example
+ * checkRequestPrefix('traces', 'protobuf', firstBytes);
+ */
+export function checkRequestPrefix(signal: OtlpSignal, format: OtlpFormat, prefix: Buffer): void {
+  if (format === 'protobuf') {
+    checkProtobufPrefix(
+      types[signal],
+      prefix,
+      new DecodeBudget(signal === 'traces' ? 'spans' : 'log records'),
+    );
+  } else {
+    scanJsonBody(prefix);
+  }
 }
 
 /**

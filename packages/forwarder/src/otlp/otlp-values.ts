@@ -48,7 +48,9 @@ export function int64(value: unknown): number | undefined {
     return Number(value);
   }
   if (typeof value === 'object' && value !== null && 'low' in value && 'high' in value) {
-    const { low, high, unsigned } = value as { low: number; high: number; unsigned?: boolean };
+    const { low, high, unsigned } = value as { low: unknown; high: unknown; unsigned?: unknown };
+    // A Long from protobufjs; from JSON, an object of that shape is read only with numbers in it.
+    if (typeof low !== 'number' || typeof high !== 'number') return undefined;
     return unsigned === true || high >= 0
       ? (high >>> 0) * 4_294_967_296 + (low >>> 0)
       : high * 4_294_967_296 + (low >>> 0);
@@ -71,14 +73,21 @@ export function nanosToHrTime(value: unknown): HrTime {
   return [seconds, Math.max(0, Math.min(999_999_999, Math.round(nanos - seconds * 1e9)))];
 }
 
+function primitive(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
 /** An OTLP AnyValue as the JS value OpenTelemetry JS would hold (kvlist as a plain object). */
 export function anyValue(value: unknown, depth = 0): unknown {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Fields;
-  if (has(v, 'stringValue')) return typeof v.stringValue === 'string' ? v.stringValue : String(v.stringValue);
+  // Only primitives are converted: String() or Number() of an object calls its methods, and an
+  // object from JSON may have any (`{"toString": 1}` throws). OTLP/JSON shapes are checked on
+  // decoding (json-request-check.ts); a value of another type reads as absent here.
+  if (has(v, 'stringValue')) return primitive(v.stringValue) ? String(v.stringValue) : undefined;
   if (has(v, 'boolValue')) return v.boolValue === true;
   if (has(v, 'intValue')) return int64(v.intValue);
-  if (has(v, 'doubleValue')) return typeof v.doubleValue === 'number' ? v.doubleValue : Number(v.doubleValue);
+  if (has(v, 'doubleValue')) return primitive(v.doubleValue) ? Number(v.doubleValue) : undefined;
   if (depth >= MAX_DEPTH) return '[nested too deep]';
   if (has(v, 'arrayValue')) {
     const values = (v.arrayValue as Fields | null)?.values;
