@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AqmClient } from '@aqm/client';
 import { type AqmOtelOptions, resolveOptions, type TracePipeline } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
@@ -5,6 +8,8 @@ import { resolveApplicationByName } from './find-application.js';
 import { type ApplicationRef, MAX_APPLICATION_NAME } from './resolve-options.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Where, under `persistDir`, each application named by a resource keeps its spill folder. */
+const APPLICATIONS_FOLDER = 'applications';
 /** How long a name found missing (or refused) is answered from memory before it is looked up again. */
 const REFUSED_NAME_TTL_MS = 60_000;
 
@@ -67,16 +72,40 @@ export class ApplicationRouter {
       // traces wait in the queue while the lookup retries.
       const applicationId =
         'id' in configured ? configured.id : this.#lookup(configured.name, true).then((id) => id);
-      this.#default = this.#newPipeline(applicationId);
+      // The configured application spills to persistDir itself, as it always has.
+      this.#default = this.#newPipeline(applicationId, undefined);
       this.#entries.set(keyOf(configured), { state: 'ready', pipeline: this.#default });
+    }
+    if (options.fromResource) this.#resumeSpilled();
+  }
+
+  /**
+   * Starts a pipeline for each application that left spill files in a folder of its own (a
+   * forwarder that stopped before delivering them): they are sent without waiting for that
+   * application to send again. Only folders named as {@link spillFolderOf} names them count.
+   */
+  #resumeSpilled(): void {
+    const { persistDir } = this.#options.pipelineOptions;
+    if (persistDir === undefined) return;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(persistDir, APPLICATIONS_FOLDER), { withFileTypes: true });
+    } catch {
+      return; // none yet (or unreadable: the pipelines say so when they open their folders)
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || !UUID.test(entry.name)) continue; // a link or a stranger: left alone
+      if (this.#entries.size >= this.#options.maxApplications) break;
+      this.#start(keyOf({ id: entry.name }), { id: entry.name });
     }
   }
 
   /** Every pipeline, the default first. */
   get pipelines(): TracePipeline[] {
-    const all: TracePipeline[] = [];
-    for (const entry of this.#entries.values()) if (entry.state === 'ready') all.push(entry.pipeline);
-    return all;
+    // A Set: an application found by name may share the pipeline it already had by id.
+    const all = new Set<TracePipeline>();
+    for (const entry of this.#entries.values()) if (entry.state === 'ready') all.add(entry.pipeline);
+    return [...all];
   }
 
   /**
@@ -144,14 +173,17 @@ export class ApplicationRouter {
 
   #start(key: string, ref: ApplicationRef): Entry {
     if ('id' in ref) {
-      const entry: Entry = { state: 'ready', pipeline: this.#newPipeline(ref.id) };
+      const entry: Entry = { state: 'ready', pipeline: this.#newPipeline(ref.id, ref.id) };
       this.#entries.set(key, entry);
       return entry;
     }
     const { name } = ref;
     const settled = this.#lookup(name, this.#options.createApplications).then(
       (id) => {
-        this.#entries.set(key, { state: 'ready', pipeline: this.#newPipeline(id) });
+        // The same application may already have a pipeline by its id (resumed from its spill folder).
+        const byId = this.#entries.get(keyOf({ id }));
+        const pipeline = byId?.state === 'ready' ? byId.pipeline : this.#newPipeline(id, id);
+        this.#entries.set(key, { state: 'ready', pipeline });
       },
       (error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
@@ -175,9 +207,20 @@ export class ApplicationRouter {
     return lookup;
   }
 
-  #newPipeline(applicationId: string | Promise<string>): TracePipeline {
+  /**
+   * A pipeline for an application. `spillId` (an application named by a resource) gives it a spill
+   * folder of its own under `persistDir`: spill files carry no application, so a folder shared by
+   * two applications would let one replay, and send as its own, the traces of the other.
+   */
+  #newPipeline(applicationId: string | Promise<string>, spillId: string | undefined): TracePipeline {
     const { client, pipelineOptions } = this.#options;
-    return this.#options.createPipeline(resolveOptions({ ...pipelineOptions, client, applicationId }));
+    const persistDir =
+      pipelineOptions.persistDir === undefined || spillId === undefined
+        ? pipelineOptions.persistDir
+        : spillFolderOf(pipelineOptions.persistDir, spillId);
+    return this.#options.createPipeline(
+      resolveOptions({ ...pipelineOptions, client, applicationId, persistDir }),
+    );
   }
 
   /** One warning per kind: a sender repeating the same refused name must not flood the log. */
@@ -186,6 +229,17 @@ export class ApplicationRouter {
     this.#warned.add(kind);
     this.#options.logger.warn(message);
   }
+}
+
+/**
+ * The spill folder of an application named by a resource: `<persistDir>/applications/<id>`. An id
+ * that is not a UUID (the service chose it) is hashed, so that it cannot name a path of its own.
+ */
+export function spillFolderOf(persistDir: string, applicationId: string): string {
+  const name = UUID.test(applicationId)
+    ? applicationId.toLowerCase()
+    : `x${createHash('sha256').update(applicationId, 'utf8').digest('hex')}`;
+  return join(persistDir, APPLICATIONS_FOLDER, name);
 }
 
 function keyOf(ref: ApplicationRef): string {

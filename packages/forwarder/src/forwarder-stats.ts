@@ -48,17 +48,17 @@ export function sumPipelineStats(all: readonly AqmStats[]): AqmStats {
 type DiskStats = NonNullable<AqmStats['disk']>;
 
 /**
- * Adds one pipeline's disk view to a total. The pipelines of a forwarder share one `persistDir`,
- * and each one's view of it (files, traces, bytes, oldest) is the whole folder: the largest view is
- * taken, not the sum. What each pipeline did (spilled, replayed, moved to corrupt/) adds up.
+ * Adds one pipeline's disk view to a total. Each pipeline has a spill folder of its own (the
+ * default application `persistDir`, the others a folder under it), so the folders' figures add up
+ * like what each pipeline did; the oldest file is the oldest of all.
  */
 function addDisk(total: DiskStats | undefined, disk: DiskStats): DiskStats {
   if (total === undefined) return { ...disk };
   return {
     writable: total.writable && disk.writable,
-    files: Math.max(total.files, disk.files),
-    traces: Math.max(total.traces, disk.traces),
-    bytes: Math.max(total.bytes, disk.bytes),
+    files: total.files + disk.files,
+    traces: total.traces + disk.traces,
+    bytes: total.bytes + disk.bytes,
     oldestAgeMs: Math.max(total.oldestAgeMs, disk.oldestAgeMs),
     spilledTraces: total.spilledTraces + disk.spilledTraces,
     replayedTraces: total.replayedTraces + disk.replayedTraces,

@@ -14,7 +14,7 @@ const disk = (files: number, spilledTraces: number, writable = true) => ({
 });
 
 describe('sumPipelineStats', () => {
-  it('keeps the disk: one shared folder seen by each pipeline, what each did added up', () => {
+  it('keeps the disk: a folder per pipeline, all added up; the oldest of all', () => {
     const total = sumPipelineStats([
       { ...emptyStats(), exportedTraces: 2, disk: disk(3, 5) },
       { ...emptyStats(), exportedTraces: 1, disk: disk(4, 7, false) },
@@ -23,9 +23,9 @@ describe('sumPipelineStats', () => {
     expect(total.exportedTraces).toBe(4);
     expect(total.disk).toEqual({
       writable: false,
-      files: 4,
-      traces: 40,
-      bytes: 4000,
+      files: 7,
+      traces: 70,
+      bytes: 7000,
       oldestAgeMs: 400,
       spilledTraces: 12,
       replayedTraces: 10,

@@ -268,3 +268,49 @@ describe('applications named by resources', () => {
     expect(forwarder.stats()).toMatchObject({ applications: 2, rejectedSpans: 3 });
   });
 });
+
+describe('persistDir with applications named by resources', () => {
+  it("keeps each application's spilled traces apart, and a restarted forwarder sends them to their own application", async () => {
+    const persistDir = await mkdtemp(join(tmpdir(), 'aqm-forwarder-apps-'));
+    const other = await stack.service.createApp('forwarder-admission-other');
+    const { srv } = stack.service;
+    try {
+      srv.setFaults(OUTAGE);
+      const forwarder = await stack.forwarder({
+        applicationFromResource: true,
+        persistDir,
+        maxQueueTraces: 2,
+        rootGraceMs: 0,
+        shutdownTimeoutMs: 2_000,
+      });
+      const mine = tracesRequest(3, 'spilled mine', { 'aqm.application.id': stack.applicationId });
+      const theirs = tracesRequest(3, 'spilled theirs', { 'aqm.application.id': other });
+      for (const { body } of [mine, theirs]) expect((await post(forwarder, body)).status).toBe(200);
+      await waitFor(
+        () => (forwarder.stats().pipeline.disk?.spilledTraces ?? 0) >= 2,
+        'traces of both applications on disk',
+      );
+      await forwarder.close(); // the service still refuses: what is left stays on disk
+      srv.setFaults(null);
+      // The next forwarder is sent nothing: it finds the applications' folders and sends what they hold.
+      const next = await stack.forwarder({ applicationFromResource: true, persistDir });
+      await waitFor(
+        () => forwarder.stats().pipeline.exportedTraces + next.stats().pipeline.exportedTraces === 6,
+        'every spilled trace sent',
+      );
+      const storedMine = await storedTraces(stack.service.client, stack.applicationId);
+      const storedTheirs = await storedTraces(stack.service.client, other);
+      for (const traceId of mine.traceIds) {
+        expect(storedMine.traceIds.has(traceId), traceId).toBe(true);
+        expect(storedTheirs.traceIds.has(traceId), traceId).toBe(false);
+      }
+      for (const traceId of theirs.traceIds) {
+        expect(storedTheirs.traceIds.has(traceId), traceId).toBe(true);
+        expect(storedMine.traceIds.has(traceId), traceId).toBe(false);
+      }
+    } finally {
+      srv.setFaults(null);
+      await rm(persistDir, { recursive: true, force: true });
+    }
+  });
+});
