@@ -23,6 +23,13 @@ export async function startSink({ kind, apiKey, slowMs = 2000 }) {
   const traces = new Map();
 
   const server = createServer((req, res) => {
+    // Anything but a submission (the forwarder's start-up look at its application, a GET) is not
+    // counted: answered as an application the key can reach.
+    if (kind === 'aqm' && req.method !== 'POST') {
+      req.resume();
+      answer(res, 200, { success: true, data: { id: req.url?.split('/').pop() ?? '', name: 'bench' } });
+      return;
+    }
     counts.requests += 1;
     if (mode === 'reset') {
       counts.refused += 1;
