@@ -12,6 +12,7 @@ import {
 } from '@aqm/wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validationError } from '../errors.js';
+import type { FairTurns } from '../fair-turns.js';
 import type { RouteHandlers } from './route-types.js';
 
 /** How each path parameter is checked: malformed ids are a 400 naming the parameter. */
@@ -43,12 +44,14 @@ export function toFastifyPath(template: string): string {
 /**
  * Registers every route of the wire table with its handler. The wire schemas validate params,
  * query and body (all failures reported together as one 400), and the handler's result is put
- * in the route's envelope: `{ success, data }` or `{ success, data, pagination }`.
+ * in the route's envelope: `{ success, data }` or `{ success, data, pagination }`. Validation and
+ * the handler's synchronous part run in the project's turn (`turns`).
  */
 export function registerRoutes(
   app: FastifyInstance,
   handlers: RouteHandlers,
   projectOf: (request: FastifyRequest) => string,
+  turns: FairTurns,
 ): void {
   for (const name of Object.keys(routes) as RouteName[]) {
     const def: RouteDef = routes[name];
@@ -59,8 +62,13 @@ export function registerRoutes(
       url: toFastifyPath(def.path),
       config,
       handler: async (request) => {
-        const input = parseInput(def, request, projectOf(request));
-        const result = await handler(input);
+        const projectId = projectOf(request);
+        const started = await turns.run(projectId, () => {
+          const input = parseInput(def, request, projectId);
+          return { input, result: handler(input) };
+        });
+        const { input } = started;
+        const result = await started.result;
         if (def.response === 'paged') {
           const { items, total } = result as { items: unknown[]; total: number };
           const { page, limit } = input.query as { page: number; limit: number };

@@ -1,0 +1,66 @@
+import { connect, type Socket } from 'node:net';
+import { type RunningServer, startServer } from '@aqm/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, caller } from './helpers.js';
+
+/** Calls `send` until `done` holds for its answer (bounded), and returns that answer. */
+async function until(send: () => Promise<Answer>, done: (answer: Answer) => boolean): Promise<Answer> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const answer = await send();
+    if (done(answer) || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('admission per project (maxRequestsInProgress)', () => {
+  let srv: RunningServer;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    srv = await startServer({
+      apiKeys: [
+        { key: 'busy-key', projectId: 'busy' },
+        { key: 'other-key', projectId: 'other' },
+      ],
+      maxRequestsInProgress: 1,
+    });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await srv.close();
+  });
+
+  it("answers a project past its share 429 with Retry-After, admits another project, and counts a closed connection's request as ended", async () => {
+    // A request whose body is still coming is in progress: it holds the busy project's share.
+    const socket = connect(srv.port, '127.0.0.1');
+    sockets.push(socket);
+    socket.write(
+      'POST /api/applications HTTP/1.1\r\nHost: x\r\nx-api-key: busy-key\r\n' +
+        'content-type: application/json\r\ncontent-length: 100\r\n\r\n{"name":',
+    );
+    const busy = caller(srv.url, 'busy-key');
+    const refused = await until(
+      () => busy('GET', '/applications'),
+      (answer) => answer.status === 429,
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toEqual({
+      success: false,
+      message: 'Too many requests in progress for this project: retry after 1 s',
+    });
+    // Refused before its body is read: a body that is not JSON is not looked at.
+    expect((await busy('POST', '/applications', { raw: 'not json' })).status).toBe(429);
+
+    // Another project is admitted while the busy one is at its share.
+    expect((await caller(srv.url, 'other-key')('GET', '/applications')).status).toBe(200);
+
+    // The client goes away: its request ends, and the busy project is admitted again.
+    socket.destroy();
+    const admitted = await until(
+      () => busy('GET', '/applications'),
+      (answer) => answer.status === 200,
+    );
+    expect(admitted.status).toBe(200);
+  });
+});
