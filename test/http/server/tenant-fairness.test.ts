@@ -26,13 +26,15 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 };
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /**
  * One project floods (64 connections of 100-trace submissions, in a child process, each
  * connection waiting a 429's Retry-After as the project's own senders do) while another sends
  * one small submission at a time. The work of a submission (parsing, validation, the writes)
  * runs on the service's one event loop: without admission per project the quiet project's
- * requests queued behind the flood's (its median went from 3 ms to about 260 ms, with no 429).
+ * requests queued behind the flood's (its median went from about 2 ms to 75-590 ms, its mean to
+ * 200-320 ms, with no 429).
  */
 describe('one project flooding submissions', { timeout: 120_000 }, () => {
   let srv: RunningServer;
@@ -112,20 +114,27 @@ describe('one project flooding submissions', { timeout: 120_000 }, () => {
     expect(await exited, err).toBe(0);
     // The reference is timed before and after the flood, so that a change in the machine's load
     // (other processes) during the run weighs on both figures.
-    const idle = median([...idleBefore, ...(await timeQuiet(SAMPLES))]);
+    const idleTimes = [...idleBefore, ...(await timeQuiet(SAMPLES))];
+    const idle = median(idleTimes);
     const report = JSON.parse(out.trim().split('\n').pop() as string) as FloodReport;
     const ratio = flooded / idle;
+    // The mean too: the flood's requests were handled in waves, and a median could fall between
+    // them while most of the window went to waiting (60 requests in 4 s, median 2 ms).
+    const meanRatio = mean(floodedTimes) / mean(idleTimes);
     console.info(
-      `[fairness] quiet project median alone ${idle.toFixed(1)} ms, under the flood ${flooded.toFixed(1)} ms ` +
-        `(${ratio.toFixed(1)}x, ${floodedTimes.length} requests); flood: ${report.requests} requests, ${report.ok} accepted, ` +
-        `${report.tooMany} answered 429 (${report.tooManyWithRetryAfter} with Retry-After ${report.retryAfterSeconds.join('/')} s), ` +
-        `other ${JSON.stringify(report.other)}`,
+      `[fairness] quiet project alone: median ${idle.toFixed(1)} ms, mean ${mean(idleTimes).toFixed(1)} ms; ` +
+        `under the flood (${floodedTimes.length} requests): median ${flooded.toFixed(1)} ms (${ratio.toFixed(1)}x), ` +
+        `mean ${mean(floodedTimes).toFixed(1)} ms (${meanRatio.toFixed(1)}x); flood: ${report.requests} requests, ` +
+        `${report.ok} accepted, ${report.tooMany} answered 429 (${report.tooManyWithRetryAfter} with Retry-After ` +
+        `${report.retryAfterSeconds.join('/')} s), other ${JSON.stringify(report.other)}`,
     );
     expect(report.other).toEqual({});
     // The flood went on through the window: more accepted than one round of requests in progress.
     expect(report.ok).toBeGreaterThan(16);
+    expect(ratio).toBeLessThanOrEqual(MAX_RATIO);
+    expect(meanRatio).toBeLessThanOrEqual(MAX_RATIO);
+    // The flood was told to wait, and how long.
     expect(report.tooMany).toBeGreaterThan(0);
     expect(report.tooManyWithRetryAfter).toBe(report.tooMany);
-    expect(ratio).toBeLessThanOrEqual(MAX_RATIO);
   });
 });
