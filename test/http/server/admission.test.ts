@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
+import { AqmClient } from '@aqm/client';
 import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, caller } from './helpers.js';
+import { type Answer, caller, makeTrace, uniqueName } from './helpers.js';
 
 /** Calls `send` until `done` holds for its answer (bounded), and returns that answer. */
 async function until(send: () => Promise<Answer>, done: (answer: Answer) => boolean): Promise<Answer> {
@@ -62,5 +63,34 @@ describe('admission per project (maxRequestsInProgress)', () => {
       (answer) => answer.status === 200,
     );
     expect(admitted.status).toBe(200);
+  });
+
+  it('is retried by @aqm/client after its Retry-After: the submission is stored once the project has room', async () => {
+    const client = new AqmClient({ apiKey: 'busy-key', baseUrl: srv.url });
+    const app = await client.applications.create({ name: uniqueName('admitted') });
+    const socket = connect(srv.port, '127.0.0.1');
+    sockets.push(socket);
+    socket.write(
+      'POST /api/applications HTTP/1.1\r\nHost: x\r\nx-api-key: busy-key\r\n' +
+        'content-type: application/json\r\ncontent-length: 100\r\n\r\n{"name":',
+    );
+    const busy = caller(srv.url, 'busy-key');
+    const refused = await until(
+      () => busy('GET', '/applications'),
+      (answer) => answer.status === 429,
+    );
+    expect(refused.status).toBe(429);
+    srv.resetRequestCounts();
+    const trace = makeTrace(new Date(), 10);
+    const submitted = client.evaluations.submit(app.id, { traces: [trace] });
+    // The first attempt is refused (the share is taken), then the share is freed.
+    const deadline = Date.now() + 10_000;
+    while (srv.requestCount('evaluations.submit') === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    socket.destroy();
+    expect(await submitted).toEqual({ accepted: 1, traceIds: [trace.traceId] });
+    expect(srv.requestCount('evaluations.submit')).toBe(2);
+    expect((await busy('GET', `/applications/${app.id}/traces/${trace.traceId}`)).status).toBe(200);
   });
 });
