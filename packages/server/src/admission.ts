@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The `Retry-After` of a 429 (seconds): about how long a flood's requests in progress take to drain. */
 export const ADMISSION_RETRY_AFTER_SECONDS = 1;
@@ -11,12 +11,16 @@ export const ADMISSION_RETRY_AFTER_SECONDS = 1;
  * progress (a lone project uses all of it). A request past its project's share, or past
  * `capacity` in all, is refused (429), except a project's first: a project with nothing in
  * progress is always admitted, so a flood never locks another project out. In progress at once:
- * at most `capacity` plus one per project.
- * The counts are kept only for projects with requests in progress (bounded by them).
+ * at most `capacity` plus one per project. A request is in progress until its response is sent
+ * or its connection closes, and until its handler has finished (a client that hangs up does not
+ * end the work it started). The counts are kept only for projects with requests in progress
+ * (bounded by them).
  */
 export class ProjectAdmission {
   readonly #capacity: number;
   readonly #inProgress = new Map<string, number>();
+  /** What still holds each admitted request: its connection or response, and its handler if running. */
+  readonly #holds = new WeakMap<FastifyRequest, { count: number; end: () => void }>();
   #total = 0;
 
   constructor(capacity: number) {
@@ -61,7 +65,7 @@ export class ProjectAdmission {
    * its connection closes, or answers 429 with `Retry-After` and the error envelope. The body of
    * a refused request is never parsed. Returns whether the request may go on.
    */
-  admit(project: string, reply: FastifyReply): boolean {
+  admit(project: string, request: FastifyRequest, reply: FastifyReply): boolean {
     const end = this.tryAdmit(project);
     if (end === undefined) {
       void reply
@@ -73,8 +77,23 @@ export class ProjectAdmission {
         });
       return false;
     }
+    const hold = { count: 1, end };
+    this.#holds.set(request, hold);
     // 'close' comes after the response is sent and when the connection closes before it is.
-    reply.raw.once('close', end);
+    reply.raw.once('close', () => release(hold));
     return true;
   }
+
+  /** Keeps an admitted request in progress until `work` settles (its handler), even if its client hangs up. */
+  holdWhile<T>(request: FastifyRequest, work: Promise<T>): Promise<T> {
+    const hold = this.#holds.get(request);
+    if (hold === undefined) return work;
+    hold.count += 1;
+    return work.finally(() => release(hold));
+  }
+}
+
+function release(hold: { count: number; end: () => void }): void {
+  hold.count -= 1;
+  if (hold.count === 0) hold.end();
 }

@@ -62,7 +62,7 @@ export function createService(options: AppOptions): Service {
   app.addHook('onRequest', async (request, reply) => {
     if (!(await faults.apply(routeNameOf(request), request, reply))) return reply;
     if (!keys.authenticate(request, reply)) return reply;
-    if (!admission.admit(keys.projectOf(request), reply)) return reply;
+    if (!admission.admit(keys.projectOf(request), request, reply)) return reply;
   });
   app.addHook('preParsing', async (request) => {
     checkBodyCharset(request);
@@ -86,7 +86,11 @@ export function createService(options: AppOptions): Service {
   };
   void app.register(
     async (scope) => {
-      registerRoutes(scope, allHandlers(ctx), (request) => keys.projectOf(request), turns);
+      registerRoutes(scope, allHandlers(ctx), {
+        projectOf: (request) => keys.projectOf(request),
+        turns,
+        holdWhile: (request, work) => admission.holdWhile(request, work),
+      });
     },
     { prefix: checked.prefix },
   );

@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ProjectAdmission } from '../src/admission.js';
 
@@ -47,5 +49,19 @@ describe('ProjectAdmission', () => {
     expect(admission.inProgress('a')).toBe(0);
     expect(admission.activeProjects).toBe(0);
     expect(admission.inProgress()).toBe(0);
+  });
+
+  it('keeps a request in progress while its handler runs, even after its client hung up', async () => {
+    const admission = new ProjectAdmission(1);
+    const raw = new EventEmitter();
+    const request = {} as FastifyRequest;
+    expect(admission.admit('a', request, { raw } as unknown as FastifyReply)).toBe(true);
+    let finish: (value: string) => void = () => {};
+    const handled = admission.holdWhile(request, new Promise<string>((resolve) => (finish = resolve)));
+    raw.emit('close');
+    expect(admission.inProgress('a')).toBe(1);
+    finish('done');
+    expect(await handled).toBe('done');
+    expect(admission.inProgress('a')).toBe(0);
   });
 });

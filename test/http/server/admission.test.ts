@@ -28,7 +28,7 @@ describe('admission per project (maxRequestsInProgress)', () => {
   });
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();
-    await srv.close();
+    await srv?.close();
   });
 
   it("answers a project past its share 429 with Retry-After, admits another project, and counts a closed connection's request as ended", async () => {

@@ -36,6 +36,16 @@ export interface AqmRouteConfig {
   routeName: RouteName;
 }
 
+/** What the routes need of the service around them. */
+export interface RouteServices {
+  /** The project of an authenticated request. */
+  projectOf: (request: FastifyRequest) => string;
+  /** Turns for the synchronous work, round-robin over projects. */
+  turns: FairTurns;
+  /** Keeps the request counted as in progress until `work` settles (admission). */
+  holdWhile: <T>(request: FastifyRequest, work: Promise<T>) => Promise<T>;
+}
+
 /** `/applications/{applicationId}` → `/applications/:applicationId` */
 export function toFastifyPath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ':$1');
@@ -45,14 +55,11 @@ export function toFastifyPath(template: string): string {
  * Registers every route of the wire table with its handler. The wire schemas validate params,
  * query and body (all failures reported together as one 400), and the handler's result is put
  * in the route's envelope: `{ success, data }` or `{ success, data, pagination }`. Validation and
- * the handler's synchronous part run in the project's turn (`turns`).
+ * the handler's synchronous part run in the project's turn, and the request stays in progress
+ * until its handler has finished.
  */
-export function registerRoutes(
-  app: FastifyInstance,
-  handlers: RouteHandlers,
-  projectOf: (request: FastifyRequest) => string,
-  turns: FairTurns,
-): void {
+export function registerRoutes(app: FastifyInstance, handlers: RouteHandlers, services: RouteServices): void {
+  const { projectOf, turns, holdWhile } = services;
   for (const name of Object.keys(routes) as RouteName[]) {
     const def: RouteDef = routes[name];
     const handler = handlers[name] as unknown as ParsedHandler;
@@ -63,12 +70,13 @@ export function registerRoutes(
       config,
       handler: async (request) => {
         const projectId = projectOf(request);
-        const started = await turns.run(projectId, () => {
-          const input = parseInput(def, request, projectId);
-          return { input, result: handler(input) };
-        });
-        const { input } = started;
-        const result = await started.result;
+        const { input, result } = await holdWhile(
+          request,
+          turns.run(projectId, async () => {
+            const input = parseInput(def, request, projectId);
+            return { input, result: await handler(input) };
+          }),
+        );
         if (def.response === 'paged') {
           const { items, total } = result as { items: unknown[]; total: number };
           const { page, limit } = input.query as { page: number; limit: number };
