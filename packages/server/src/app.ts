@@ -55,7 +55,12 @@ export function createService(options: AppOptions): Service {
     ...receiveTimeouts(checked.requestTimeoutMs),
   });
   app.setErrorHandler(handleError);
-  parseJsonBodiesWithReasons(app, turns, (request) => keys.findProject(request));
+  parseJsonBodiesWithReasons(
+    app,
+    turns,
+    (request) => keys.findProject(request),
+    (request, work) => admission.holdWhile(request, work),
+  );
   app.setNotFoundHandler(handleNotFound);
   // Faults come first (they play the network and the infrastructure in front of the service), then
   // the key, then the project's share of the requests in progress (before the body is read).

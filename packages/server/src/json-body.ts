@@ -10,12 +10,14 @@ import type { FairTurns } from './fair-turns.js';
  * `__proto__` or `constructor.prototype` key, refused as fastify refuses them (they could change
  * a prototype where a value is merged into an object). Same size limit: the instance's `bodyLimit`.
  * A body is parsed in its project's turn (`turns`), so one project's many bodies do not make
- * another project's wait behind all of them.
+ * another project's wait behind all of them; the request stays in progress (`holdWhile`) until
+ * its handler has taken over, even if its client hangs up meanwhile.
  */
 export function parseJsonBodiesWithReasons(
   app: FastifyInstance,
   turns: FairTurns,
   projectOf: (request: FastifyRequest) => string | undefined,
+  holdWhile: <T>(request: FastifyRequest, work: Promise<T>) => Promise<T>,
 ): void {
   // Bodies are JSON only: fastify's text/plain parser would hand a JSON text sent as text/plain
   // (what fetch sends for a string body without a header) to validation as one string, answered
@@ -23,12 +25,14 @@ export function parseJsonBodiesWithReasons(
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    turns
+    // done() inside the held work: fastify goes on to the handler, which holds the request itself.
+    const parsed = turns
       .run(projectOf(request) ?? '', () => parseJson(body as string))
       .then(
         (value) => done(null, value),
         (error: Error) => done(error, undefined),
       );
+    void holdWhile(request, parsed);
   });
 }
 

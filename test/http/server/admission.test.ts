@@ -93,4 +93,32 @@ describe('admission per project (maxRequestsInProgress)', () => {
     expect(srv.requestCount('evaluations.submit')).toBe(2);
     expect((await busy('GET', `/applications/${app.id}/traces/${trace.traceId}`)).status).toBe(200);
   });
+
+  it('keeps a request whose client hung up after sending its body in progress until its work is done', async () => {
+    const busy = caller(srv.url, 'busy-key');
+    const app = (await busy('POST', '/applications', { json: { name: uniqueName('hung-up') } })).body.data;
+    const metrics = (await busy('GET', '/metrics/eval')).body.data.map((m: { name: string }) => ({
+      type: m.name,
+    }));
+    await busy('PUT', `/applications/${app.id}/monitoring`, { json: { metrics } });
+    // Scored by every metric: work that outlasts the connection.
+    const trace = makeTrace(new Date(), 10, { prompt: 'a@b.co '.repeat(200_000) });
+    const body = JSON.stringify({ traces: [trace] });
+    const socket = connect(srv.port, '127.0.0.1');
+    sockets.push(socket);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.end(
+      `POST /api/applications/${app.id}/evaluations HTTP/1.1\r\nHost: x\r\nx-api-key: busy-key\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      () => socket.destroy(),
+    );
+    await new Promise((resolve) => socket.once('close', resolve));
+    // The hung-up request still holds the project's share while it is parsed, scored and stored.
+    expect((await busy('GET', '/applications')).status).toBe(429);
+    const admitted = await until(
+      () => busy('GET', `/applications/${app.id}/traces/${trace.traceId}`),
+      (answer) => answer.status !== 429,
+    );
+    expect(admitted.status).toBe(200);
+  });
 });
