@@ -1,5 +1,6 @@
 import { MAX_BODY_BYTES, type RouteName, receiveTimeouts } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ProjectAdmission } from './admission.js';
 import { ApiKeyRing } from './auth.js';
 import {
   answerClientError,
@@ -8,6 +9,7 @@ import {
   handleError,
   handleNotFound,
 } from './errors.js';
+import { FairTurns } from './fair-turns.js';
 import { FaultInjector } from './fault-injector.js';
 import { parseJsonBodiesWithReasons } from './json-body.js';
 import { type AppOptions, checkAppOptions } from './options.js';
@@ -35,6 +37,8 @@ export function createService(options: AppOptions): Service {
   const store = openStore({ dataDir: checked.dataDir });
   const keys = new ApiKeyRing(checked.apiKeys);
   const faults = new FaultInjector(checked.faults);
+  const admission = new ProjectAdmission(checked.maxRequestsInProgress);
+  const turns = new FairTurns();
   const app = Fastify({
     logger: checked.logger,
     bodyLimit: MAX_BODY_BYTES,
@@ -51,12 +55,19 @@ export function createService(options: AppOptions): Service {
     ...receiveTimeouts(checked.requestTimeoutMs),
   });
   app.setErrorHandler(handleError);
-  parseJsonBodiesWithReasons(app);
+  parseJsonBodiesWithReasons(
+    app,
+    turns,
+    (request) => keys.findProject(request),
+    (request, work) => admission.holdWhile(request, work),
+  );
   app.setNotFoundHandler(handleNotFound);
-  // Faults come first (they play the network and the infrastructure in front of the service), then the key.
+  // Faults come first (they play the network and the infrastructure in front of the service), then
+  // the key, then the project's share of the requests in progress (before the body is read).
   app.addHook('onRequest', async (request, reply) => {
     if (!(await faults.apply(routeNameOf(request), request, reply))) return reply;
     if (!keys.authenticate(request, reply)) return reply;
+    if (!admission.admit(keys.projectOf(request), request, reply)) return reply;
   });
   app.addHook('preParsing', async (request) => {
     checkBodyCharset(request);
@@ -76,10 +87,15 @@ export function createService(options: AppOptions): Service {
     prefix: checked.prefix,
     now: () => new Date().toISOString(),
     scoring,
+    turns,
   };
   void app.register(
     async (scope) => {
-      registerRoutes(scope, allHandlers(ctx), (request) => keys.projectOf(request));
+      registerRoutes(scope, allHandlers(ctx), {
+        projectOf: (request) => keys.projectOf(request),
+        turns,
+        holdWhile: (request, work) => admission.holdWhile(request, work),
+      });
     },
     { prefix: checked.prefix },
   );

@@ -103,4 +103,9 @@ export class ApiKeyRing {
     if (projectId === undefined) throw new Error('request was not authenticated');
     return projectId;
   }
+
+  /** The project of a request, or `undefined` when it was not authenticated. */
+  findProject(request: FastifyRequest): string | undefined {
+    return this.#projects.get(request);
+  }
 }

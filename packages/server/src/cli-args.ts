@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ApiKey } from './auth.js';
 import { checkCliOptions, inFlagTerms } from './cli-flag-names.js';
 import type { FaultRule, FaultsConfig } from './faults.js';
-import type { StartServerOptions } from './options.js';
+import { DEFAULT_MAX_REQUESTS_IN_PROGRESS, type StartServerOptions } from './options.js';
 
 /** The port `aqm-server` listens on when `--port` is not given. */
 export const DEFAULT_CLI_PORT = 4000;
@@ -25,6 +25,10 @@ Options:
   --application NAME       find or create the application NAME (for the first key's project)
                            and print its id as AQM_APPLICATION_ID
   --log                    log every request (fastify logger)
+  --max-requests-in-progress N
+                           requests in progress at once, shared fairly between projects; past
+                           its share a project's request gets 429 with Retry-After
+                           (default ${DEFAULT_MAX_REQUESTS_IN_PROGRESS})
   -h, --help               show this help
 
 Faults (one rule; with several --fault-route, one rule per route):
@@ -77,6 +81,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values.prefix !== undefined) options.prefix = values.prefix;
   if (values['data-dir'] !== undefined) options.dataDir = values['data-dir'];
   if (values.log === true) options.logger = true;
+  const maxInProgress = values['max-requests-in-progress'];
+  if (maxInProgress !== undefined) {
+    options.maxRequestsInProgress = integerFlag('--max-requests-in-progress', maxInProgress, 0);
+  }
   const faults = faultsFromFlags(values);
   if (faults !== undefined) options.faults = faults;
   let generatedKey: ApiKey | undefined;
@@ -112,6 +120,7 @@ function parse(argv: readonly string[]) {
       'data-dir': { type: 'string' },
       application: { type: 'string' },
       log: { type: 'boolean' },
+      'max-requests-in-progress': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       'fault-route': { type: 'string', multiple: true },
       'fault-rate': { type: 'string' },

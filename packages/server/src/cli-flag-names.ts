@@ -6,6 +6,7 @@ const OPTION_FLAGS: Record<string, string> = {
   host: '--host',
   prefix: '--prefix',
   dataDir: '--data-dir',
+  maxRequestsInProgress: '--max-requests-in-progress',
 };
 const RULE_FLAGS: Record<string, string> = {
   route: '--fault-route',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EvaluationResult, EvaluationTrace, GuardrailEvaluation, GuardrailStage } from '@aqm/wire';
+import type { FairTurns } from './fair-turns.js';
 import { runGuardrails, scoreTrace } from './scoring/index.js';
 import type { ApplicationRecord } from './store/applications-repository.js';
 import type { Store } from './store/store.js';
@@ -37,22 +38,36 @@ export function latestTraces(traces: readonly EvaluationTrace[]): EvaluationTrac
   return [...latest.values()];
 }
 
+/** Traces written per transaction and turn: well under a millisecond of writes (about 40 µs a trace). */
+export const STORE_CHUNK_TRACES = 10;
+
 /**
- * Stores scored traces in one transaction. A traceId already stored is replaced with its old
- * results and records. Returns the traceIds in order.
+ * Stores scored traces, a chunk of {@link STORE_CHUNK_TRACES} per transaction in the project's
+ * turn, so 100 traces of one project do not hold the event loop from the others for their whole
+ * write. A trace is stored whole with its results and records (one chunk); a submission that
+ * fails half-way is not answered 200, and its retry replaces what was stored (by traceId).
+ * A traceId already stored is replaced with its old results and records. Resolves with the
+ * traceIds in order.
  */
-export function storeProcessed(
+export async function storeProcessed(
   store: Store,
+  turns: FairTurns,
+  project: string,
   applicationId: string,
   processed: readonly ProcessedTrace[],
-): string[] {
-  store.db.transaction(() => {
-    for (const { trace, results, records } of processed) {
-      store.traces.replace(applicationId, trace);
-      for (const result of results) store.evaluationResults.insert(applicationId, result);
-      for (const record of records) store.guardrailRecords.insert(applicationId, record);
-    }
-  });
+): Promise<string[]> {
+  for (let start = 0; start < processed.length; start += STORE_CHUNK_TRACES) {
+    const chunk = processed.slice(start, start + STORE_CHUNK_TRACES);
+    await turns.run(project, () =>
+      store.db.transaction(() => {
+        for (const { trace, results, records } of chunk) {
+          store.traces.replace(applicationId, trace);
+          for (const result of results) store.evaluationResults.insert(applicationId, result);
+          for (const record of records) store.guardrailRecords.insert(applicationId, record);
+        }
+      }),
+    );
+  }
   return processed.map(({ trace }) => trace.traceId);
 }
 

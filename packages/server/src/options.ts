@@ -20,6 +20,14 @@ export interface AppOptions {
    * Default 60000 (1 minute).
    */
   requestTimeoutMs?: number;
+  /**
+   * Requests in progress at once (received and not yet answered), shared fairly between the
+   * projects that have requests in progress: each may have its share (this divided by their
+   * number; a lone project has all of it), and a request past it is answered 429 with
+   * `Retry-After` before its body is read, so one project's flood cannot make the others wait.
+   * A project with nothing in progress is always admitted. Default 16.
+   */
+  maxRequestsInProgress?: number;
 }
 
 /** Options of {@link startServer}. */
@@ -38,10 +46,17 @@ export interface CheckedAppOptions {
   faults: FaultsConfig | null;
   logger: boolean;
   requestTimeoutMs: number;
+  maxRequestsInProgress: number;
 }
 
 /** Default of `requestTimeoutMs`: enough for a 5 MiB body on a slow link. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * Default of `maxRequestsInProgress`: enough to keep the scoring workers and the event loop busy
+ * (more only waits in line), and at most 80 MiB of 5 MiB bodies held at once.
+ */
+export const DEFAULT_MAX_REQUESTS_IN_PROGRESS = 16;
 
 const KNOWN = new Set([
   'apiKeys',
@@ -50,6 +65,7 @@ const KNOWN = new Set([
   'faults',
   'logger',
   'requestTimeoutMs',
+  'maxRequestsInProgress',
   'port',
   'host',
 ]);
@@ -73,6 +89,7 @@ export function checkAppOptions(options: unknown, label = 'options'): CheckedApp
     faults,
     logger = false,
     requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+    maxRequestsInProgress = DEFAULT_MAX_REQUESTS_IN_PROGRESS,
   } = value;
   if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(prefix)) {
     throw new TypeError(
@@ -94,6 +111,16 @@ export function checkAppOptions(options: unknown, label = 'options'): CheckedApp
       `${label}.requestTimeoutMs must be an integer from 1 to 3600000 (ms), got ${describeValue(requestTimeoutMs)}`,
     );
   }
+  if (
+    typeof maxRequestsInProgress !== 'number' ||
+    !Number.isInteger(maxRequestsInProgress) ||
+    maxRequestsInProgress < 1 ||
+    maxRequestsInProgress > 10_000
+  ) {
+    throw new RangeError(
+      `${label}.maxRequestsInProgress must be an integer from 1 to 10000, got ${describeValue(maxRequestsInProgress)}`,
+    );
+  }
   return {
     apiKeys: checkApiKeys(value.apiKeys, `${label}.apiKeys`),
     prefix: prefix.replace(/\/$/, ''),
@@ -101,6 +128,7 @@ export function checkAppOptions(options: unknown, label = 'options'): CheckedApp
     faults: faults === undefined || faults === null ? null : checkFaults(faults, `${label}.faults`),
     logger,
     requestTimeoutMs,
+    maxRequestsInProgress,
   };
 }
 

@@ -26,6 +26,8 @@ describe('parseCliArgs', () => {
       '--data-dir',
       '/tmp/x',
       '--log',
+      '--max-requests-in-progress',
+      '4',
       '--application',
       ' support-bot ',
     ]);
@@ -39,6 +41,7 @@ describe('parseCliArgs', () => {
         prefix: '/v1',
         dataDir: '/tmp/x',
         logger: true,
+        maxRequestsInProgress: 4,
         apiKeys: [
           { key: 'k1', projectId: 'proj' },
           { key: 'k2', projectId: DEFAULT_PROJECT },
@@ -149,6 +152,10 @@ describe('parseCliArgs: values startServer would refuse', () => {
       'the --fault-* flags must have at most one of --fault-status, --fault-reset, --fault-hang',
     ],
     [['--fault-rate', '0.5'], 'the --fault-* flags must have an effect'],
+    [
+      ['--max-requests-in-progress', '0'],
+      '--max-requests-in-progress must be an integer from 1 to 10000, got 0',
+    ],
     [['--api-key', 'k', '--api-key', 'k'], '--api-key #2 is the same key as --api-key #1'],
   ])('exits as a usage error naming the flag: %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(CliUsageError);

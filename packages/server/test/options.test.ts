@@ -13,6 +13,7 @@ describe('checkAppOptions', () => {
       faults: null,
       logger: false,
       requestTimeoutMs: 60_000,
+      maxRequestsInProgress: 16,
     });
   });
 
@@ -31,6 +32,11 @@ describe('checkAppOptions', () => {
     [{ apiKeys, logger: 'yes' }, /options\.logger must be a boolean, got "yes"/],
     [{ apiKeys, faults: { rules: [{}] } }, /options\.faults\.rules\[0\] must have an effect/],
     [{}, /options\.apiKeys must be a non-empty array/],
+    [
+      { apiKeys, maxRequestsInProgress: 0 },
+      /options\.maxRequestsInProgress must be an integer from 1 to 10000, got 0/,
+    ],
+    [{ apiKeys, maxRequestsInProgress: 2.5 }, /options\.maxRequestsInProgress must be an integer/],
   ])('refuses %j', (value, message) => {
     expect(() => checkAppOptions(value)).toThrow(message);
   });

@@ -1,10 +1,11 @@
 import { uuidSchema } from '@aqm/wire';
 import { notFound, validationError } from '../errors.js';
+import type { FairTurns } from '../fair-turns.js';
 import type { ScoringPool } from '../scoring-pool.js';
 import type { ApplicationRecord } from '../store/applications-repository.js';
 import type { Store } from '../store/store.js';
 
-/** What the handlers share: the store, the route prefix, the clock and the scoring workers. */
+/** What the handlers share: the store, the route prefix, the clock, the scoring workers and the turns. */
 export interface ServiceContext {
   store: Store;
   /** The route prefix, e.g. `/api`. */
@@ -13,6 +14,8 @@ export interface ServiceContext {
   now(): string;
   /** Scores submitted traces off the event loop, fairly between projects. */
   scoring: ScoringPool;
+  /** Turns on the event loop for synchronous work, round-robin over projects (long writes go in chunks). */
+  turns: FairTurns;
 }
 
 /**

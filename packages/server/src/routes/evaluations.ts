@@ -9,14 +9,14 @@ export function evaluationHandlers(
   return {
     'evaluations.submit': async ({ projectId, params, body }) => {
       const app = requireApplication(ctx, projectId, params.applicationId);
-      // Scored off the event loop (a worker), then stored in one transaction: a repeated traceId
-      // keeps its last trace, and a stored one is replaced with its old results and records.
+      // Scored off the event loop (a worker), then stored in chunks in the project's turns: a
+      // repeated traceId keeps its last trace, and a stored one is replaced with its old results and records.
       const processed = await ctx.scoring.score(projectId, {
         config: { metrics: app.monitoring.metrics, guardrails: app.guardrails },
         traces: latestTraces(body.traces),
         now: ctx.now(),
       });
-      const traceIds = storeProcessed(ctx.store, app.id, processed);
+      const traceIds = await storeProcessed(ctx.store, ctx.turns, projectId, app.id, processed);
       return { accepted: traceIds.length, traceIds };
     },
     'evaluations.list': ({ projectId, params, query }) => {

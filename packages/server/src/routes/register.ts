@@ -12,6 +12,7 @@ import {
 } from '@aqm/wire';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validationError } from '../errors.js';
+import type { FairTurns } from '../fair-turns.js';
 import type { RouteHandlers } from './route-types.js';
 
 /** How each path parameter is checked: malformed ids are a 400 naming the parameter. */
@@ -35,6 +36,16 @@ export interface AqmRouteConfig {
   routeName: RouteName;
 }
 
+/** What the routes need of the service around them. */
+export interface RouteServices {
+  /** The project of an authenticated request. */
+  projectOf: (request: FastifyRequest) => string;
+  /** Turns for the synchronous work, round-robin over projects. */
+  turns: FairTurns;
+  /** Keeps the request counted as in progress until `work` settles (admission). */
+  holdWhile: <T>(request: FastifyRequest, work: Promise<T>) => Promise<T>;
+}
+
 /** `/applications/{applicationId}` → `/applications/:applicationId` */
 export function toFastifyPath(template: string): string {
   return template.replace(/\{(\w+)\}/g, ':$1');
@@ -43,13 +54,12 @@ export function toFastifyPath(template: string): string {
 /**
  * Registers every route of the wire table with its handler. The wire schemas validate params,
  * query and body (all failures reported together as one 400), and the handler's result is put
- * in the route's envelope: `{ success, data }` or `{ success, data, pagination }`.
+ * in the route's envelope: `{ success, data }` or `{ success, data, pagination }`. Validation and
+ * the handler's synchronous part run in the project's turn, and the request stays in progress
+ * until its handler has finished.
  */
-export function registerRoutes(
-  app: FastifyInstance,
-  handlers: RouteHandlers,
-  projectOf: (request: FastifyRequest) => string,
-): void {
+export function registerRoutes(app: FastifyInstance, handlers: RouteHandlers, services: RouteServices): void {
+  const { projectOf, turns, holdWhile } = services;
   for (const name of Object.keys(routes) as RouteName[]) {
     const def: RouteDef = routes[name];
     const handler = handlers[name] as unknown as ParsedHandler;
@@ -59,8 +69,14 @@ export function registerRoutes(
       url: toFastifyPath(def.path),
       config,
       handler: async (request) => {
-        const input = parseInput(def, request, projectOf(request));
-        const result = await handler(input);
+        const projectId = projectOf(request);
+        const { input, result } = await holdWhile(
+          request,
+          turns.run(projectId, async () => {
+            const input = parseInput(def, request, projectId);
+            return { input, result: await handler(input) };
+          }),
+        );
         if (def.response === 'paged') {
           const { items, total } = result as { items: unknown[]; total: number };
           const { page, limit } = input.query as { page: number; limit: number };
