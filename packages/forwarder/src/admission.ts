@@ -33,7 +33,7 @@ interface Load {
   traces: number;
   open: number;
   bytes: number;
-  /** Bytes in the `persistDir` folder (every pipeline sees the same one). */
+  /** Bytes in the application's spill folder. */
   diskBytes: number;
 }
 
@@ -125,15 +125,14 @@ export class Admission {
     const inMemory = Math.min(share.bytes, Math.max(0, maxQueueBytes - load.bytes));
     const toDisk = share.bytes - inMemory;
     let memoryTotal = 0;
-    let overflow = 0;
-    let diskUsed = 0;
     for (const other of this.#pipelines()) {
       const otherLoad = other === pipeline ? load : this.#load(other);
       memoryTotal += disk ? Math.min(otherLoad.bytes, maxQueueBytes) : otherLoad.bytes;
-      overflow += Math.max(0, otherLoad.bytes - maxQueueBytes);
-      diskUsed = Math.max(diskUsed, otherLoad.diskBytes);
     }
-    if (toDisk > 0 && (!disk || diskUsed + overflow + toDisk > maxDiskBytes)) {
+    // Each application has a spill folder of its own, each up to maxDiskBytes: what is on it, what
+    // memory already holds past its bound (on its way there) and this share's overflow must fit.
+    const overflow = Math.max(0, load.bytes - maxQueueBytes);
+    if (toDisk > 0 && (!disk || load.diskBytes + overflow + toDisk > maxDiskBytes)) {
       return {
         reason: `the queue of their application is full (${load.bytes} bytes${disk ? ', and persistDir too' : ''})`,
         retryable: true,
