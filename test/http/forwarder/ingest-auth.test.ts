@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Socket } from 'node:net';
-import { startForwarder } from '@aqm/forwarder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../otel/helpers/wait.js';
 import { type ForwarderStack, startForwarderStack } from './helpers/forwarder-stack.js';
+import { startForwarderBeforeHangingService } from './helpers/hanging-service.js';
 import { llmTraceSpans, protoBody } from './helpers/otlp-bodies.js';
 import { rawRequest } from './helpers/raw-request.js';
 
@@ -90,24 +89,8 @@ describe('ingest tokens, decided on the route the router matched', () => {
 
 describe('the queue-full answer, decided on the matched route', () => {
   it('answers 503 to an encoded ingest path once the queue is full, as to the plain one', async () => {
-    // A service that accepts connections and never answers: every batch stays in flight.
-    const sockets = new Set<Socket>();
-    const hanging = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    const port = (hanging.address() as { port: number }).port;
-    const forwarder = await startForwarder({
-      apiKey: 'hanging-key',
-      baseUrl: `http://127.0.0.1:${port}/api`,
-      applicationId: randomUUID(),
-      port: 0,
-      rootGraceMs: 0,
-      batchDelayMs: 0,
-      maxQueueTraces: 1,
-      shutdownTimeoutMs: 300,
-    });
+    const hanging = await startForwarderBeforeHangingService({ maxQueueTraces: 1 });
+    const { forwarder } = hanging;
     try {
       const first = protoBody(llmTraceSpans('held?', 'held.').spans);
       expect(
@@ -122,9 +105,7 @@ describe('the queue-full answer, decided on the matched route', () => {
       }
       expect(forwarder.stats()).toMatchObject({ refusedQueueFull: 3, receivedSpans: 3 });
     } finally {
-      await forwarder.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+      await hanging.close();
     }
   });
 });

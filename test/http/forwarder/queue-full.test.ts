@@ -1,30 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type Socket } from 'node:net';
-import { startForwarder } from '@aqm/forwarder';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../otel/helpers/wait.js';
+import { startForwarderBeforeHangingService } from './helpers/hanging-service.js';
 import { llmTraceSpans, postOtlp, protoBody } from './helpers/otlp-bodies.js';
 
 describe('when the service does not keep up', () => {
   it('answers 503 with Retry-After once its queue is full, so OTLP clients back off and resend', async () => {
-    // A service that accepts connections and never answers: every batch stays in flight.
-    const sockets = new Set<Socket>();
-    const hanging = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => {});
-    });
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    const port = (hanging.address() as { port: number }).port;
-    const forwarder = await startForwarder({
-      apiKey: 'hanging-key',
-      baseUrl: `http://127.0.0.1:${port}/api`,
-      applicationId: randomUUID(),
-      port: 0,
-      rootGraceMs: 0,
-      batchDelayMs: 0,
-      maxQueueTraces: 2,
-      shutdownTimeoutMs: 300,
-    });
+    const stack = await startForwarderBeforeHangingService({ maxQueueTraces: 2 });
+    const { forwarder } = stack;
     try {
       for (let i = 0; i < 2; i += 1) {
         const spans = llmTraceSpans(`held ${i}?`, `held ${i}.`).spans;
@@ -47,8 +29,7 @@ describe('when the service does not keep up', () => {
       await forwarder.close();
       // Bounded by shutdownTimeoutMs even though the service never answers.
       expect(Date.now() - startedAt).toBeLessThan(5000);
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+      await stack.close();
     }
   });
 });
