@@ -80,6 +80,28 @@ describe('TraceSender.shutdown', () => {
     await client.close();
   });
 
+  it('is bounded when the disk it gives the traces to hangs too (a stalled network mount)', async () => {
+    service.handler = () => 'hang';
+    let writes = 0;
+    const hangingDisk = {
+      writable: true,
+      canBuffer: () => false, // new records go to memory, so shutdown is what gives them to the disk
+      write: () => {
+        writes += 1;
+        return new Promise<boolean>(() => {});
+      },
+      poke: () => {},
+    };
+    const { sender, client } = createTestSender(service, { requestTimeoutMs: 60_000, overflow: hangingDisk });
+    sender.enqueue(makeRecord());
+    await service.waitFor(() => service.requests.length === 1);
+    // Before, this waited for the disk forever (the test's own timeout failed it).
+    await sender.shutdown(100);
+    expect(writes).toBe(1);
+    expect(sender.stats().queuedTraces).toBe(0);
+    await client.close();
+  }, 10_000);
+
   it('delivers what is queued when the service answers, then refuses new traces', async () => {
     const { sender, client } = createTestSender(service);
     const tickets = Array.from({ length: 3 }, () => sender.enqueue(makeRecord()));

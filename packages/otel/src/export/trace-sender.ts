@@ -18,8 +18,12 @@ import {
   queuedTraceOfBody,
 } from './queued-trace.js';
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
+import { settlesWithin } from './settles-within.js';
 import { sleep } from './sleep.js';
 import { giveUpToDisk, overflowToDisk } from './to-disk.js';
+
+/** Least time given to the disk for what shutdown gave up to it. */
+const MIN_DISK_WAIT_MS = 1000;
 
 const PERSISTED: Promise<DeliveryOutcome> = Promise.resolve('persisted');
 
@@ -220,13 +224,7 @@ export class TraceSender {
   async #shutdown(timeoutMs: number): Promise<void> {
     this.#closing = true;
     this.#wakeSleepers(); // retry now rather than sleep past the deadline
-    let timer: NodeJS.Timeout | undefined;
-    // Not unref'd: the app awaits this, and the deadline bounds it.
-    const deadline = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    const flushed = await Promise.race([this.flush().then(() => true), deadline]);
-    clearTimeout(timer);
+    const flushed = await settlesWithin(this.flush(), timeoutMs);
     this.#stopped = true;
     this.#linger.stop();
     if (!flushed) {
@@ -238,8 +236,12 @@ export class TraceSender {
           'shutdown',
           `${left.length} trace(s) not delivered within shutdownTimeoutMs (${timeoutMs} ms)`,
         );
-        // What goes to disk is written before shutdown resolves.
-        await Promise.all(left.map((entry) => entry.settled));
+        // What goes to disk is written before shutdown resolves, unless the disk hangs: then at
+        // most as long again (the spill's close() says what was still being written).
+        await settlesWithin(
+          Promise.all(left.map((entry) => entry.settled)),
+          Math.max(MIN_DISK_WAIT_MS, timeoutMs),
+        );
       }
     }
     this.#queue.clear();
