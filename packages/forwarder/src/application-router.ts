@@ -39,10 +39,10 @@ export type Destination =
   | { kind: 'pending'; settled: Promise<void>; again(): Destination }
   | { kind: 'refused'; reason: string };
 
-type Entry =
-  | { state: 'ready'; pipeline: TracePipeline }
-  | { state: 'pending'; settled: Promise<void> }
-  | { state: 'refused'; reason: string; untilMs: number };
+type Entry = { state: 'ready'; pipeline: TracePipeline } | { state: 'pending'; settled: Promise<void> };
+
+/** Names found missing remembered at once: the oldest is forgotten first. */
+const MAX_REFUSED_NAMES = 1024;
 
 /**
  * One `@aqm/otel` pipeline per application, chosen per trace. With `fromResource`, the resource's
@@ -55,6 +55,8 @@ type Entry =
 export class ApplicationRouter {
   readonly #options: ApplicationRouterOptions;
   readonly #entries = new Map<string, Entry>();
+  /** Names that name no application (or that the key may not use), answered from memory for a while. */
+  readonly #refused = new Map<string, { reason: string; untilMs: number }>();
   /** Insertion-ordered: the oldest route is forgotten first. */
   readonly #traceRoutes = new Map<string, TracePipeline>();
   readonly #default: TracePipeline | undefined;
@@ -150,12 +152,15 @@ export class ApplicationRouter {
 
   #destinationOf(ref: ApplicationRef): Destination {
     const key = keyOf(ref);
-    let entry = this.#entries.get(key);
-    if (entry?.state === 'refused' && Date.now() >= entry.untilMs) {
-      this.#entries.delete(key);
-      entry = undefined;
+    const refused = this.#refused.get(key);
+    if (refused !== undefined) {
+      if (Date.now() < refused.untilMs) return { kind: 'refused', reason: refused.reason };
+      this.#refused.delete(key);
     }
+    let entry = this.#entries.get(key);
     if (entry === undefined) {
+      // Names refused are not counted: a sender naming applications that do not exist must not
+      // use up maxApplications for those that do.
       if (this.#entries.size >= this.#options.maxApplications) {
         const bound = `more applications than maxApplications (${this.#options.maxApplications})`;
         this.#warnOnce(
@@ -167,7 +172,6 @@ export class ApplicationRouter {
       entry = this.#start(key, ref);
     }
     if (entry.state === 'ready') return { kind: 'pipeline', pipeline: entry.pipeline };
-    if (entry.state === 'refused') return { kind: 'refused', reason: entry.reason };
     return { kind: 'pending', settled: entry.settled, again: () => this.#destinationOf(ref) };
   }
 
@@ -187,8 +191,12 @@ export class ApplicationRouter {
       },
       (error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
-        const reason = `refused: ${why}`;
-        this.#entries.set(key, { state: 'refused', reason, untilMs: Date.now() + REFUSED_NAME_TTL_MS });
+        this.#entries.delete(key);
+        if (this.#refused.size >= MAX_REFUSED_NAMES) {
+          const oldest = this.#refused.keys().next().value;
+          if (oldest !== undefined) this.#refused.delete(oldest);
+        }
+        this.#refused.set(key, { reason: `refused: ${why}`, untilMs: Date.now() + REFUSED_NAME_TTL_MS });
         this.#warnOnce(`name:${name}`, `Spans of application "${name}" are refused: ${why}`);
       },
     );

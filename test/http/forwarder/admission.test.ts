@@ -267,6 +267,26 @@ describe('applications named by resources', () => {
     await waitFor(() => forwarder.stats().pipeline.exportedTraces === 1, 'the second application delivered');
     expect(forwarder.stats()).toMatchObject({ applications: 2, rejectedSpans: 3 });
   });
+
+  it('does not count names that name no application against maxApplications', async () => {
+    const realName = `admission-real-name-${randomUUID()}`;
+    await stack.service.client.applications.create({ name: realName });
+    const forwarder = await stack.forwarder({
+      applicationFromResource: true,
+      maxApplications: 2, // the default one and one more
+      rootGraceMs: 0,
+    });
+    // A sender naming applications that do not exist (and may not be created).
+    for (const name of ['no-such-app-1', 'no-such-app-2', 'no-such-app-3']) {
+      const answer = await post(forwarder, tracesRequest(1, name, { 'service.name': name }).body);
+      expect(answer.status).toBe(200);
+      expect(partialOf(answer)?.errorMessage).toMatch(/refused/);
+    }
+    const real = await post(forwarder, tracesRequest(1, 'real app', { 'service.name': realName }).body);
+    expect(real.status).toBe(200);
+    expect(partialOf(real)).toBeUndefined();
+    await waitFor(() => forwarder.stats().pipeline.exportedTraces === 1, 'the real application delivered');
+  });
 });
 
 describe('persistDir with applications named by resources', () => {
