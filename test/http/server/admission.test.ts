@@ -31,8 +31,15 @@ describe('admission per project (maxRequestsInProgress)', () => {
     await srv?.close();
   });
 
-  it("answers a project past its share 429 with Retry-After, admits another project, and counts a closed connection's request as ended", async () => {
-    // A request whose body is still coming is in progress: it holds the busy project's share.
+  /**
+   * Holds the busy project's one share with a request whose body is still coming, and waits
+   * until its next request is refused.
+   */
+  async function busyProjectAtItsShare(): Promise<{
+    socket: Socket;
+    busy: ReturnType<typeof caller>;
+    refused: Answer;
+  }> {
     const socket = connect(srv.port, '127.0.0.1');
     sockets.push(socket);
     socket.write(
@@ -44,6 +51,12 @@ describe('admission per project (maxRequestsInProgress)', () => {
       () => busy('GET', '/applications'),
       (answer) => answer.status === 429,
     );
+    return { socket, busy, refused };
+  }
+
+  it("answers a project past its share 429 with Retry-After, admits another project, and counts a closed connection's request as ended", async () => {
+    // A request whose body is still coming is in progress: it holds the busy project's share.
+    const { socket, busy, refused } = await busyProjectAtItsShare();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.body).toEqual({
@@ -68,17 +81,7 @@ describe('admission per project (maxRequestsInProgress)', () => {
   it('is retried by @aqm/client after its Retry-After: the submission is stored once the project has room', async () => {
     const client = new AqmClient({ apiKey: 'busy-key', baseUrl: srv.url });
     const app = await client.applications.create({ name: uniqueName('admitted') });
-    const socket = connect(srv.port, '127.0.0.1');
-    sockets.push(socket);
-    socket.write(
-      'POST /api/applications HTTP/1.1\r\nHost: x\r\nx-api-key: busy-key\r\n' +
-        'content-type: application/json\r\ncontent-length: 100\r\n\r\n{"name":',
-    );
-    const busy = caller(srv.url, 'busy-key');
-    const refused = await until(
-      () => busy('GET', '/applications'),
-      (answer) => answer.status === 429,
-    );
+    const { socket, busy, refused } = await busyProjectAtItsShare();
     expect(refused.status).toBe(429);
     srv.resetRequestCounts();
     const trace = makeTrace(new Date(), 10);
