@@ -33,7 +33,7 @@ export interface AssemblerOptions {
   /** Past this many bytes held by open traces, the oldest are completed as they are (default: no bound). */
   maxOpenBytes?: number;
   /** Told (synchronously, never throwing into the assembler) what the app should hear of once. */
-  onNotice?: (kind: 'max-spans' | 'open-bytes', message: string) => void;
+  onNotice?: (kind: AssemblerNotice, message: string) => void;
 }
 
 /** Counters of {@link TraceAssembler}. */
@@ -73,3 +73,6 @@ export function checkInteger(name: string, value: unknown, min: number): number 
   }
   return value;
 }
+
+/** What the assembler tells its owner about: spans it could not put in a trace's record. */
+export type AssemblerNotice = 'max-spans' | 'open-bytes' | 'late-spans';

@@ -1,11 +1,12 @@
 /**
- * A set that remembers only the last `capacity` ids added (a ring buffer over a Set): enough to
+ * A set that remembers only the last `capacity` ids added (a ring buffer over a Map): enough to
  * recognise late spans of recently completed traces, with memory that cannot grow.
  */
 export class RecentIds {
   readonly #capacity: number;
   readonly #ring: Array<string | undefined>;
-  readonly #set = new Set<string>();
+  /** Each remembered id and its slot in the ring, so that one can be forgotten in O(1). */
+  readonly #slots = new Map<string, number>();
   #next = 0;
 
   constructor(capacity: number) {
@@ -18,20 +19,28 @@ export class RecentIds {
 
   /** Number of ids remembered (at most the capacity). */
   get size(): number {
-    return this.#set.size;
+    return this.#slots.size;
   }
 
   has(id: string): boolean {
-    return this.#set.has(id);
+    return this.#slots.has(id);
   }
 
   /** Remembers `id`, forgetting the oldest id when full. */
   add(id: string): void {
-    if (this.#set.has(id)) return;
+    if (this.#slots.has(id)) return;
     const evicted = this.#ring[this.#next];
-    if (evicted !== undefined) this.#set.delete(evicted);
+    if (evicted !== undefined) this.#slots.delete(evicted);
     this.#ring[this.#next] = id;
-    this.#set.add(id);
+    this.#slots.set(id, this.#next);
     this.#next = (this.#next + 1) % this.#capacity;
+  }
+
+  /** Forgets `id` (its slot stays empty until the ring comes round to it). */
+  delete(id: string): void {
+    const slot = this.#slots.get(id);
+    if (slot === undefined) return;
+    this.#slots.delete(id);
+    this.#ring[slot] = undefined;
   }
 }

@@ -1,6 +1,7 @@
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import {
+  type AssemblerNotice,
   type AssemblerOptions,
   type AssemblerStats,
   type CompletionReason,
@@ -12,11 +13,11 @@ import {
   type TraceGroup,
 } from './assembler-options.js';
 import { IdleTimer } from './idle-timer.js';
-import { maxSpansNotice, OpenBytes, openBytesNotice } from './open-bytes.js';
+import { lateSpansNotice, maxSpansNotice, OpenBytes, openBytesNotice } from './open-bytes.js';
 import { isLocalRoot, type OpenTrace } from './open-trace.js';
 import { RecentIds } from './recent-ids.js';
 
-export type { AssemblerOptions, AssemblerStats, CompletionReason, TraceGroup };
+export type { AssemblerNotice, AssemblerOptions, AssemblerStats, CompletionReason, TraceGroup };
 export { LOG_ONLY_WAIT_MS };
 
 /**
@@ -110,6 +111,7 @@ export class TraceAssembler {
         // Open and recently completed ids never overlap, so only a new id needs the second lookup.
         if (this.#recent.has(traceId)) {
           this.#lateSpans += 1;
+          this.#notice('late-spans', lateSpansNotice(traceId, this.#lateSpans));
           continue;
         }
         entry = this.#create(traceId, now);
@@ -155,6 +157,19 @@ export class TraceAssembler {
       if (this.#open.size === 0) return;
     }
     this.#timer.ensure(this.#deadline(entry));
+  }
+
+  /**
+   * Forgets that a trace completed, so that spans of it ending later start it again instead of
+   * being counted late. For a trace that made no record (no LLM span had ended yet when its root
+   * did: LangSmith ends its runs' spans from a background queue, after the app's span): its model
+   * calls still make one when they end.
+   *
+   * @example
+   * assembler.forget(group.traceId);
+   */
+  forget(traceId: string): void {
+    this.#recent.delete(traceId);
   }
 
   /**
@@ -245,7 +260,7 @@ export class TraceAssembler {
     this.#notice('open-bytes', openBytesNotice(this.#bytes.maxBytes, shed));
   }
 
-  #notice(kind: 'max-spans' | 'open-bytes', message: string): void {
+  #notice(kind: AssemblerNotice, message: string): void {
     try {
       this.#onNotice(kind, message);
     } catch {

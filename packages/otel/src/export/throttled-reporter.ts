@@ -25,8 +25,14 @@ export class ThrottledReporter {
   /**
    * Logs `message` at `level` unless a message of the same `key` was logged less than the
    * interval ago; held-back messages are counted and the count is appended to the next one.
+   * `print`, when given, says it instead of the logger (e.g. on stderr when no logging is set up).
    */
-  report(key: string, level: 'warn' | 'error', message: string): void {
+  report(
+    key: string,
+    level: 'warn' | 'error',
+    message: string,
+    print?: (level: 'warn' | 'error', text: string) => void,
+  ): void {
     const now = this.#now();
     const slot = this.#slots.get(key);
     if (slot !== undefined && now - slot.lastAt < this.#intervalMs) {
@@ -37,6 +43,7 @@ export class ThrottledReporter {
     this.#slots.set(key, { lastAt: now, suppressed: 0 });
     const suffix =
       held > 0 ? ` (${held} similar message${held === 1 ? '' : 's'} held back since the last report)` : '';
-    this.#logger[level](`${message}${suffix}`);
+    if (print === undefined) this.#logger[level](`${message}${suffix}`);
+    else print(level, `${message}${suffix}`);
   }
 }

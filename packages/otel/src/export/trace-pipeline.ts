@@ -1,7 +1,7 @@
 import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
 import { TraceAssembler, type TraceGroup } from '../assembly/trace-assembler.js';
-import { aqmDiag } from '../diag.js';
+import { alert, aqmDiag } from '../diag.js';
 import { prepareTraceRecord, type RecordOptions } from '../mapping/build-record.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
@@ -104,7 +104,9 @@ export class TracePipeline implements Pipeline {
       // let them grow past it.
       maxValueChars: options.maxValueChars,
       maxOpenBytes: options.maxQueueBytes,
-      onNotice: (kind, message) => this.#reporter.report(kind, 'warn', message),
+      // Spans left out of a record lose data: said on stderr even with no logging set up.
+      onNotice: (kind, message) =>
+        this.#reporter.report(kind, 'warn', message, (level, text) => alert(this.#logger, level, kind, text)),
       onComplete: (group) => this.#onComplete(group),
     });
   }
@@ -258,6 +260,8 @@ export class TracePipeline implements Pipeline {
       const pending = prepareTraceRecord(group.spans, group.logs, this.#recordOptions);
       if (pending === undefined) {
         this.#skipped += 1;
+        // No record made: LLM spans of this trace that end later (after the app's span) start it again.
+        this.#assembler.forget(group.traceId);
         return;
       }
       // A full queue refuses the trace before the costly half of mapping: an outage must not
