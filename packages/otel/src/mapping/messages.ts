@@ -70,18 +70,30 @@ export function promptTextOf(messages: readonly Message[]): string | undefined {
   return undefined;
 }
 
+/** A span's final answer: its text, and whether it is a text answer or only the tool calls it asked for. */
+export interface Answer {
+  text: string;
+  /** The model asked for tools and said nothing (yet): a step of a loop, not a final answer. */
+  toolCallsOnly: boolean;
+}
+
 /**
  * The final answer of an output: the last assistant (or role-less) message's text, or its tool
- * calls rendered readably when it has no text.
+ * calls rendered readably (`toolCallsOnly`) when it has no text.
  */
-export function responseTextOf(messages: readonly Message[]): string | undefined {
+export function answerOf(messages: readonly Message[]): Answer | undefined {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i]!;
     if (message.role === 'user' || message.role === 'system' || message.toolResult) continue;
-    if (hasText(message)) return message.text;
+    if (hasText(message)) return { text: message.text, toolCallsOnly: false };
     if (message.toolCalls !== undefined && message.toolCalls.length > 0)
-      return renderToolCalls(message.toolCalls);
+      return { text: renderToolCalls(message.toolCalls), toolCallsOnly: true };
   }
   const last = messages.at(-1);
-  return last !== undefined && hasText(last) ? last.text : undefined;
+  return last !== undefined && hasText(last) ? { text: last.text, toolCallsOnly: false } : undefined;
+}
+
+/** The text of {@link answerOf}: the final answer's text, or its tool calls rendered. */
+export function responseTextOf(messages: readonly Message[]): string | undefined {
+  return answerOf(messages)?.text;
 }

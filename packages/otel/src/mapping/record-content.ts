@@ -1,33 +1,45 @@
 import { ask } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { ConventionReader } from './conventions/types.js';
-import { promptTextOf, responseTextOf } from './messages.js';
+import { type Answer, answerOf, promptTextOf } from './messages.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
 
-type Side = 'prompt' | 'response';
-
-/** The first convention's text for one side of a span (messages reduced to the prompt or the answer). */
-function sideText(view: SpanView, side: Side): string | undefined {
-  return view.memo(side === 'prompt' ? 'text:prompt' : 'text:response', () => {
+/** The first convention's prompt text of a span (its messages reduced to what the user asked). */
+export function promptOf(view: SpanView): string | undefined {
+  return view.memo('text:prompt', () => {
     for (const reader of READER_ORDER.content) {
-      const messages = ask(reader, side, view);
+      const messages = ask(reader, 'prompt', view);
       if (messages === undefined || messages.length === 0) continue;
-      const text = side === 'prompt' ? promptTextOf(messages) : responseTextOf(messages);
+      const text = promptTextOf(messages);
       if (text !== undefined) return text;
     }
     return undefined;
   });
 }
 
-/** The prompt of a span (last user message, or its whole input text). */
-export function promptOf(view: SpanView): string | undefined {
-  return sideText(view, 'prompt');
+/** The first convention's final answer of a span: text, or only the tool calls it asked for. */
+export function spanAnswerOf(view: SpanView): Answer | undefined {
+  return view.memo('answer', () => {
+    for (const reader of READER_ORDER.content) {
+      const messages = ask(reader, 'response', view);
+      if (messages === undefined || messages.length === 0) continue;
+      const answer = answerOf(messages);
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
+  });
 }
 
 /** The final answer of a span (last assistant message, or its tool calls). */
 export function responseOf(view: SpanView): string | undefined {
-  return sideText(view, 'response');
+  return spanAnswerOf(view)?.text;
+}
+
+/** A span's answer when it is text, not only tool calls. */
+function textAnswerOf(view: SpanView): string | undefined {
+  const answer = spanAnswerOf(view);
+  return answer === undefined || answer.toolCallsOnly ? undefined : answer.text;
 }
 
 /** Model calls, latest-ending first: the one that produced the final answer leads. */
@@ -35,8 +47,54 @@ function latestFirst(trace: TraceStructure): SpanView[] {
   return [...trace.modelCalls].sort((a, b) => b.endMs - a.endMs);
 }
 
-/** The trace's response: the top-level interaction's final answer, else the latest-ending model call's. */
+/** What the user asked the first model call that has a prompt (the top-level one first). */
+function firstQuestion(trace: TraceStructure): string | undefined {
+  for (const view of [trace.top, ...trace.modelCalls]) {
+    const prompt = promptOf(view);
+    if (prompt !== undefined) return prompt;
+  }
+  return undefined;
+}
+
+/**
+ * The last text answer of the model calls: the latest-ending one. With no chain or agent at the
+ * top (model calls side by side, bare or under the app's span or a generic wrapper), the
+ * latest-ending one asked the same question as the top-level call comes first: a tool loop sends
+ * the question again with the tool's result, so its calls share it, while unrelated calls in one
+ * request (summarise, then title) keep the answer paired with the record's prompt. Under a chain
+ * or agent, every call is a step of its one interaction.
+ */
+function lastTextAnswer(trace: TraceStructure): string | undefined {
+  const question = trace.roles.get(trace.top) === 'llm' ? firstQuestion(trace) : undefined;
+  let latest: string | undefined;
+  for (const view of latestFirst(trace)) {
+    const text = textAnswerOf(view);
+    if (text === undefined) continue;
+    if (question === undefined || promptOf(view) === question) return text;
+    latest ??= text;
+  }
+  return latest;
+}
+
+/**
+ * The trace's response: the last **text** answer of the interaction, whatever wraps its model
+ * calls (nothing, the app's span, a generic wrapper, a chain or agent).
+ *
+ * 1. A chain or agent at the top whose own output is text: that output (it is the final answer,
+ *    after any tool loop and post-processing).
+ * 2. Else the latest-ending model call whose answer is text (see {@link lastTextAnswer}): in an
+ *    app-run tool loop, the call after the tool, never the first call's tool call. Nested model
+ *    calls (a LangChain chat run around the client's call) carry the same answer twice.
+ * 3. Else, when the model only ever asked for tools, those calls as `name(arguments)` (the trace
+ *    ends on a tool call): the top-level span's, else the latest-ending model call's.
+ */
 export function traceResponse(trace: TraceStructure): string {
+  if (trace.roles.get(trace.top) === 'top') {
+    const own = textAnswerOf(trace.top);
+    if (own !== undefined) return own;
+  }
+  const text = lastTextAnswer(trace);
+  if (text !== undefined) return text;
   let response = responseOf(trace.top);
   if (response === undefined) {
     for (const view of latestFirst(trace)) {

@@ -1,14 +1,31 @@
 import type { Usage } from '@aqm/wire';
+import { noteCountLeftOut } from '../notices.js';
 import { ask } from './conventions/ask.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { TokenCounts } from './conventions/types.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
 
-/** A count as the wire accepts it: a non-negative integer. */
+/**
+ * A count as the wire accepts it: a non-negative safe integer (the service refuses a record with
+ * any other, which would lose its prompt and response too). Anything else is left out, and said
+ * once per reason (an OTLP int64 count may be as large as 2^63 - 1).
+ */
 function asCount(value: number | undefined): number | undefined {
-  if (value === undefined || !Number.isFinite(value) || value < 0) return undefined;
-  return Math.round(value);
+  if (value === undefined || Number.isNaN(value)) return undefined;
+  if (value < 0) noteCountLeftOut('negative');
+  else if (!Number.isFinite(value) || value > Number.MAX_SAFE_INTEGER) noteCountLeftOut('too large');
+  else if (!Number.isInteger(value)) noteCountLeftOut('not a whole number');
+  else return value;
+  return undefined;
+}
+
+/** `a + b` when it stays a safe integer; else `undefined`, said once. */
+function safeSum(a: number, b: number): number | undefined {
+  const sum = a + b;
+  if (Number.isSafeInteger(sum)) return sum;
+  noteCountLeftOut('sum too large');
+  return undefined;
 }
 
 /** The first convention's token counts on a span, with the total derived when absent. */
@@ -20,7 +37,7 @@ function spanUsage(view: SpanView): TokenCounts | undefined {
     const outputTokens = asCount(counts.outputTokens);
     let totalTokens = asCount(counts.totalTokens);
     if (totalTokens === undefined && inputTokens !== undefined && outputTokens !== undefined) {
-      totalTokens = inputTokens + outputTokens;
+      totalTokens = safeSum(inputTokens, outputTokens);
     }
     if (inputTokens !== undefined || outputTokens !== undefined || totalTokens !== undefined) {
       return { inputTokens, outputTokens, totalTokens };
@@ -29,8 +46,16 @@ function spanUsage(view: SpanView): TokenCounts | undefined {
   return undefined;
 }
 
-function add(sum: number | undefined, value: number | undefined): number | undefined {
-  return value === undefined ? sum : (sum ?? 0) + value;
+/** A running sum of one count: `lost` once a sum went beyond the safe integers (it stays out). */
+type Sum = number | undefined | 'lost';
+
+function add(sum: Sum, value: number | undefined): Sum {
+  if (value === undefined || sum === 'lost') return sum;
+  return sum === undefined ? value : (safeSum(sum, value) ?? 'lost');
+}
+
+function settled(sum: Sum): number | undefined {
+  return sum === 'lost' ? undefined : sum;
 }
 
 function toUsage(counts: TokenCounts): Usage {
@@ -62,22 +87,29 @@ function outermostModelCalls(trace: TraceStructure): SpanView[] {
 }
 
 /**
- * Token usage summed over the trace's model calls only, so an outer span that repeats its
+ * Token usage summed over the trace's model calls only (each count a non-negative safe integer,
+ * as is each sum: one that is not is left out, the other counts kept), so an outer span that repeats its
  * children's totals (AI SDK `ai.generateText`, v7 `invoke_agent`) is not counted twice, and over
  * the outermost of nested model calls, so one call seen by two instrumentations is not either.
  * Only when no model call has usage is the top-level span's used.
  */
 export function traceUsage(trace: TraceStructure): Usage | undefined {
-  let sum: TokenCounts | undefined;
+  let seen = false;
+  let input: Sum;
+  let output: Sum;
+  let total: Sum;
   for (const view of outermostModelCalls(trace)) {
     const counts = spanUsage(view);
     if (counts === undefined) continue;
-    sum = {
-      inputTokens: add(sum?.inputTokens, counts.inputTokens),
-      outputTokens: add(sum?.outputTokens, counts.outputTokens),
-      totalTokens: add(sum?.totalTokens, counts.totalTokens),
-    };
+    seen = true;
+    input = add(input, counts.inputTokens);
+    output = add(output, counts.outputTokens);
+    total = add(total, counts.totalTokens);
   }
-  sum ??= spanUsage(trace.top);
-  return sum === undefined ? undefined : toUsage(sum);
+  const sum: TokenCounts | undefined = seen
+    ? { inputTokens: settled(input), outputTokens: settled(output), totalTokens: settled(total) }
+    : spanUsage(trace.top);
+  if (sum === undefined) return undefined;
+  const usage = toUsage(sum);
+  return Object.keys(usage).length > 0 ? usage : undefined;
 }

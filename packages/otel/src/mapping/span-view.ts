@@ -71,10 +71,14 @@ export class SpanView {
     return typeof value === 'string' && value !== '' ? value : undefined;
   }
 
-  /** A finite number attribute (numeric strings accepted, as some producers stringify counts). */
+  /**
+   * A finite number attribute (numeric strings accepted, as some producers stringify counts, and
+   * bigints, as an int64 may arrive); callers check the range they need.
+   */
   num(key: string): number | undefined {
-    const value = this.attributes[key];
+    const value: unknown = this.attributes[key];
     if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+    if (typeof value === 'bigint') return Number(value);
     if (typeof value === 'string' && value.trim() !== '') {
       const parsed = Number(value);
       return Number.isFinite(parsed) ? parsed : undefined;

@@ -50,9 +50,10 @@ export interface BuildOptions {
 
 /**
  * Creates real spans with the SDK (`BasicTracerProvider` + `SimpleSpanProcessor` +
- * `InMemorySpanExporter`), parents and children as in `spec`, on a deterministic clock.
+ * `InMemorySpanExporter`), parents and children as in `spec`, on a deterministic clock. An array
+ * of specs makes sibling roots, one after the other (with `remoteParent`, one trace).
  */
-export function buildTrace(spec: SpanSpec, options: BuildOptions = {}): BuiltTrace {
+export function buildTrace(spec: SpanSpec | SpanSpec[], options: BuildOptions = {}): BuiltTrace {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes(options.resource ?? { 'service.name': 'test-service' }),
@@ -91,7 +92,8 @@ export function buildTrace(spec: SpanSpec, options: BuildOptions = {}): BuiltTra
     if (node.status !== undefined) span.setStatus(node.status);
     span.end(tick());
   };
-  create(spec, parentContext);
+  // Several specs: sibling roots under the same parent (a remote one, with `remoteParent`).
+  for (const root of Array.isArray(spec) ? spec : [spec]) create(root, parentContext);
   const spans = exporter.getFinishedSpans();
   const byName = (name: string): ReadableSpan => {
     const found = spans.find((span) => span.name === name);
