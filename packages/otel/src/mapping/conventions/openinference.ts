@@ -62,7 +62,14 @@ function flattenedMessage(fields: Record<string, unknown>): Message {
   const role = normaliseRole(fields['message.role']);
   const message: Message = { role, text };
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
-  if (role === 'tool' || fields['message.tool_call_id'] !== undefined) message.toolResult = true;
+  if (role === 'tool') message.toolResult = true;
+  else if (fields['message.tool_call_id'] !== undefined) {
+    // Anthropic returns tool results in a user message: the result is in `message.content`, and
+    // the user's own words, when any follow it, in `message.contents`. Those are what was asked.
+    const words = contentsText(fields);
+    if (words.trim() === '') message.toolResult = true;
+    else message.text = words;
+  }
   return message;
 }
 

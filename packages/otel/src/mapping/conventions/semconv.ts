@@ -1,5 +1,5 @@
 import { SpanKind } from '@opentelemetry/api';
-import { contentText } from '../content-text.js';
+import { contentText, isToolResultPart } from '../content-text.js';
 import { isRecord, parseJsonLoose } from '../json.js';
 import { messagesFrom } from '../message-parsing.js';
 import type { Message } from '../messages.js';
@@ -33,6 +33,23 @@ function unwrapJsonInput(messages: Message[] | undefined): Message[] | undefined
   const parsed = parseJsonLoose(only.text);
   const inner = Array.isArray(parsed) ? messagesFrom(parsed) : undefined;
   return inner?.some((message) => message.role !== undefined) ? inner : messages;
+}
+
+/**
+ * A user message whose parts mix tool results and text (Anthropic returns tool results in a user
+ * message, and the user's own words may follow them): its text parts alone are what the user said,
+ * and with none it is only tool output. `raw` is the attribute's parsed JSON, one item per message.
+ */
+function userWordsBesideToolResults(messages: Message[] | undefined, raw: unknown): Message[] | undefined {
+  if (messages === undefined || !Array.isArray(raw) || raw.length !== messages.length) return messages;
+  return messages.map((message, i) => {
+    const item: unknown = raw[i];
+    if (message.role !== 'user' || message.toolResult || !isRecord(item) || !Array.isArray(item.parts))
+      return message;
+    if (!item.parts.some(isToolResultPart)) return message;
+    const words = contentText(item.parts.filter((part) => !isToolResultPart(part)));
+    return words.trim() === '' ? { ...message, toolResult: true } : { ...message, text: words };
+  });
 }
 
 /** Each text part of a retrieval span's output messages is one document. */
@@ -78,7 +95,14 @@ export const semconvReader: ConventionReader = {
     return OTHER_OPERATIONS.has(operation) ? 'other' : undefined;
   },
   prompt(view) {
-    const input = view.memo('semconv:input', () => unwrapJsonInput(view.messages('gen_ai.input.messages')));
+    const input = view.memo('semconv:input', () =>
+      unwrapJsonInput(
+        userWordsBesideToolResults(
+          view.messages('gen_ai.input.messages'),
+          view.json('gen_ai.input.messages'),
+        ),
+      ),
+    );
     if (input === undefined) return undefined;
     const system = systemInstructions(view);
     return system === undefined ? input : [system, ...input];
