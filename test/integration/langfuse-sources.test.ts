@@ -38,6 +38,7 @@ const SOURCES: Record<string, string[]> = {
     ...FIVE,
     'agent with retriever, guardrail, evaluator and event',
     'observed chain with an embedding',
+    'failed call in an observed chain',
   ],
   'langfuse-openai': [...FIVE, 'responses api'],
   'langfuse-langchain': FIVE,
@@ -66,13 +67,16 @@ describe.each(Object.entries(SOURCES))(
         // Soft: a failing run lists every scenario that went wrong, not only the first.
         for (const result of report.results) {
           const label = `${source} / ${result.name}`;
-          const failing = result.name === 'failed call';
+          const failing = result.name.startsWith('failed call');
           expect.soft(result.failed, `${label}: the app saw the call fail`).toBe(failing);
           expect.soft(result.stored, `${label}: stored`).not.toBeNull();
           expect.soft(result.stored?.prompt, `${label}: prompt`).toBe(result.question);
           expect.soft(result.stored?.status, `${label}: status`).toBe(failing ? 'error' : 'success');
-          if (failing) expect.soft(result.stored?.errorMessage, `${label}: why`).toContain('500');
-          else {
+          if (failing) {
+            expect.soft(result.stored?.errorMessage, `${label}: why`).toContain('500');
+            // No answer: the failure recorded as an observation's output is no response to score.
+            expect.soft(result.stored?.response, `${label}: response`).toBe('');
+          } else {
             expect.soft(result.answer, `${label}: the fake model answered`).not.toBe('');
             // The final text answer, never the tool call that came before it.
             expect.soft(result.stored?.response, `${label}: response`).toBe(result.answer);

@@ -1,3 +1,4 @@
+import { SpanStatusCode } from '@opentelemetry/api';
 import { describe, it } from 'vitest';
 import { type ConventionCase, expectRecord, mapTrace } from './mapping-helpers/expect-record.js';
 import { buildTrace, json } from './mapping-helpers/spans.js';
@@ -123,6 +124,43 @@ const cases: ConventionCase[] = [
       model: 'gpt-4o-mini',
       userId: 'user-7',
       sessionId: 'session-42',
+      convention: 'langfuse',
+    },
+  },
+  {
+    // observe() around a function that throws: level ERROR, the message, and as output
+    // `{error: String(error)}`. That output is the failure, not an answer to score.
+    name: 'observe() failure: the `{error}` output of an ERROR observation is no response',
+    build: () =>
+      buildTrace({
+        name: 'answer-question',
+        scope: 'langfuse-sdk',
+        attributes: {
+          'langfuse.observation.type': 'chain',
+          'langfuse.observation.input': question,
+          'langfuse.observation.level': 'ERROR',
+          'langfuse.observation.status_message': '500 the model failed',
+          'langfuse.observation.output': json({ error: 'Error: 500 the model failed' }),
+        },
+        children: [
+          {
+            name: 'answer',
+            scope: 'langfuse-sdk',
+            attributes: {
+              'langfuse.observation.type': 'generation',
+              'langfuse.observation.input': messages,
+              'langfuse.observation.model.name': 'gpt-4o-mini',
+            },
+            status: { code: SpanStatusCode.ERROR, message: '500 the model failed' },
+          },
+        ],
+      }),
+    expected: {
+      prompt: question,
+      response: '',
+      model: 'gpt-4o-mini',
+      status: 'error',
+      errorMessage: '500 the model failed',
       convention: 'langfuse',
     },
   },

@@ -26,6 +26,17 @@ function count(value: unknown): number | undefined {
 }
 
 /**
+ * Whether the observation's output is `observe()`'s record of a failure: level ERROR and the
+ * output `{error: String(error)}`. That is the failure (its message is the record's error), not
+ * an answer.
+ */
+function failureOutput(view: SpanView): boolean {
+  if (view.str('langfuse.observation.level') !== 'ERROR') return false;
+  const output = view.json('langfuse.observation.output');
+  return isRecord(output) && Object.keys(output).length === 1 && typeof output.error === 'string';
+}
+
+/**
  * One side's count: `input` (or `output`) plus its detail buckets `input_<kind>` (`output_<kind>`).
  * Langfuse counts usage in disjoint buckets: `@langfuse/openai` and `@langfuse/langchain` take the
  * cached, audio and reasoning tokens out of `input`/`output` and report them as
@@ -72,7 +83,10 @@ export const langfuseReader: ConventionReader = {
     return type === undefined ? undefined : OBSERVATION_TYPES[type];
   },
   prompt: (view) => view.messages('langfuse.observation.input') ?? view.messages('langfuse.trace.input'),
-  response: (view) => view.messages('langfuse.observation.output') ?? view.messages('langfuse.trace.output'),
+  response: (view) =>
+    failureOutput(view)
+      ? undefined
+      : (view.messages('langfuse.observation.output') ?? view.messages('langfuse.trace.output')),
   model: (view) => firstString(view, ['langfuse.observation.model.name']),
   // `@langfuse/langchain` copies LangChain's run metadata onto the observation, `ls_provider` too.
   provider: (view) => firstString(view, ['langfuse.observation.metadata.ls_provider']),
