@@ -41,7 +41,7 @@ export const READER_ORDER = {
     langfuseReader,
   ],
   model: [semconvReader, openInferenceReader, vercelAiReader, langfuseReader],
-  provider: [semconvReader, openInferenceReader, vercelAiReader],
+  provider: [semconvReader, openInferenceReader, vercelAiReader, langfuseReader],
   usage: [semconvReader, openInferenceReader, vercelAiReader, langfuseReader],
   context: [openInferenceReader, semconvReader, langsmithReader],
   stepValues: [openInferenceReader, traceloopReader, langsmithReader, langfuseReader],
