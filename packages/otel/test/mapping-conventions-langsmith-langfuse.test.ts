@@ -124,6 +124,8 @@ const cases: ConventionCase[] = [
   {
     // Reference §6: on error, status ERROR plus recordException (no status message is mentioned),
     // on the failed llm run and the chain around it; a failed run has no outputs (gen_ai.completion).
+    // langsmith 0.12.0 really leaves status OK (see mapping-conventions-langsmith-otel-mode.test.ts);
+    // a span whose status is ERROR all the same reads as here.
     name: 'LangSmith OTel mode error: chain root → llm run, status ERROR plus recordException, no outputs',
     build: () => {
       const failed = () => ({

@@ -53,6 +53,6 @@ export const READER_ORDER = {
     langsmithReader,
     langfuseReader,
   ],
-  error: [langfuseReader],
+  error: [langfuseReader, langsmithReader],
   metadata: [vercelAiReader, langsmithReader, traceloopReader, langfuseReader],
 } as const satisfies Record<string, readonly ConventionReader[]>;
