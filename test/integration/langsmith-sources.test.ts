@@ -13,10 +13,13 @@ import {
 // LangSmith writes status OK when it first writes a run and the SDK keeps it when the run later
 // fails: the failure is in the span's `exception` event, its missing output and the app's span.
 
-describe.each(['langsmith-openai', 'langsmith-traceable'])('%s', (source) => {
+describe.each([
+  ['langsmith-openai', 'before'],
+  ['langsmith-traceable', 'before'],
+])('%s, LangSmith awaited %s the request span ends', (source, when) => {
   let run: SourceRun;
   beforeAll(async () => {
-    run = await runSource('langsmith', source);
+    run = await runSource('langsmith', source, { LANGSMITH_AWAIT: when });
   }, SOURCE_RUN_TIMEOUT_MS + 10_000);
 
   it('runs in OTel mode only: nothing on stderr, one trace per scenario, no connection beyond loopback', () => {

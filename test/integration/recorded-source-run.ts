@@ -31,10 +31,14 @@ export interface SourceRun {
 }
 
 /** Runs `node run.mjs <source>` in `test/fixtures/<fixture>`. */
-export async function runSource(fixture: string, source: string): Promise<SourceRun> {
+export async function runSource(
+  fixture: string,
+  source: string,
+  env: Record<string, string> = {},
+): Promise<SourceRun> {
   const run = await runNode('run.mjs', {
     cwd: join(ROOT, 'test', 'fixtures', fixture),
-    env: cleanEnv({ SOURCE: source }),
+    env: cleanEnv({ SOURCE: source, ...env }),
     timeoutMs: SOURCE_RUN_TIMEOUT_MS,
   });
   const last = run.stdout.trim().split('\n').at(-1) ?? '';
