@@ -64,7 +64,7 @@ function optional(value: string | undefined): string {
 export function configLine(options: ResolvedOptions, application: string): string {
   const endpoint =
     options.client === undefined ? describeUrl(options.baseUrl) : '(the client passed in code)';
-  const apiKey = options.client === undefined ? describeApiKey(options.apiKey) : '(the client’s)';
+  const apiKey = options.client === undefined ? describeApiKey(options.apiKey) : '(set on the client given)';
   const parts = [
     `endpoint=${endpoint}`,
     `application=${application}`,
