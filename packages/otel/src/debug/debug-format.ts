@@ -62,8 +62,7 @@ function optional(value: string | undefined): string {
  * configLine(options, 'abc-uuid'); // 'config: endpoint=http://127.0.0.1:4000 application=abc-uuid apiKey=set (redacted) ...'
  */
 export function configLine(options: ResolvedOptions, application: string): string {
-  const endpoint =
-    options.client === undefined ? describeUrl(options.baseUrl) : '(the client passed in code)';
+  const endpoint = options.client === undefined ? describeUrl(options.baseUrl) : '(set on the client given)';
   const apiKey = options.client === undefined ? describeApiKey(options.apiKey) : '(set on the client given)';
   const parts = [
     `endpoint=${endpoint}`,
