@@ -22,6 +22,7 @@ Environment:
   AQM_FORWARDER_TOKENS   comma-separated ingest tokens senders must present
                          (Authorization: Bearer <token>, or x-api-key)
   AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT   as --max-body-bytes-in-flight
+  AQM_DEBUG=1            as --debug (so does OTEL_LOG_LEVEL=debug)
 
 Options:
   --port <n>                   port (default 4318; 0 picks a free one)
@@ -47,6 +48,9 @@ Options:
   --mask-pii                   mask e-mail addresses, phone and card numbers before sending
   --environment <name>         environment of every trace
   --allow-insecure-http        allow a plain http: base URL that is not loopback
+  --debug                      print on stderr the configuration (key redacted), each request
+                               (received, admitted or refused), each trace sent or skipped and
+                               why, each drop, each disk write and replay
   -h, --help                   this help
 `;
 
@@ -90,6 +94,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'mask-pii': { type: 'boolean' },
         environment: { type: 'string' },
         'allow-insecure-http': { type: 'boolean' },
+        debug: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -115,6 +120,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values['create-applications'] === true) options.createApplications = true;
   if (values['allow-unauthenticated'] === true) options.allowUnauthenticated = true;
   if (values['allow-insecure-http'] === true) options.allowInsecureHttp = true;
+  if (values.debug === true) options.debug = true;
   set('traceIdleMs', integer('trace-idle-ms', text('trace-idle-ms')));
   set('rootGraceMs', integer('root-grace-ms', text('root-grace-ms')));
   set('maxBodyBytes', integer('max-body-bytes', text('max-body-bytes')));

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { maskPII } from '@aqm/otel';
+import { debugSource } from '@aqm/otel/pipeline';
 import { visibleControls } from '@aqm/wire';
 import { DiagLogLevel, diag } from '@opentelemetry/api';
 import { CliUsageError, parseCliArgs, USAGE } from './cli-args.js';
@@ -24,7 +25,13 @@ async function main(): Promise<void> {
   if (missing.length > 0) throw new MissingSettingsError(missingSettingsMessage(missing));
   // Warnings and errors of the pipeline (a refused key, an unknown application, drops) reach
   // stderr without any logging set up, with the control characters of quoted text made visible.
-  diag.setLogger(stderrDiagLogger(), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  // --debug, AQM_DEBUG=1 or OTEL_LOG_LEVEL=debug: the debug lines too (startForwarder reads the
+  // variables for its own and its pipelines' lines).
+  const debug = command.options.debug === true || debugSource(process.env) !== undefined;
+  diag.setLogger(stderrDiagLogger(), {
+    logLevel: debug ? DiagLogLevel.DEBUG : DiagLogLevel.WARN,
+    suppressOverrideMessage: true,
+  });
   const options = argv.includes('--mask-pii') ? { ...command.options, mask: maskPII } : command.options;
   const starting = startForwarder(options);
   let stopping = false;

@@ -76,6 +76,14 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
    * Default 30000.
    */
   receiveTimeoutMs?: number;
+  /**
+   * Debug lines through `diag` at debug level: the configuration at start (key and tokens
+   * redacted), each request (what was received, for which application, admitted or refused), and
+   * from each application's pipeline each trace sent or skipped, each drop, each disk write and
+   * replay. The `aqm-forwarder` bin sets its stderr logger to debug for them. Default: on when
+   * `AQM_DEBUG` is `1`/`true` or `OTEL_LOG_LEVEL` is `debug`.
+   */
+  debug?: boolean;
 }
 
 /** Options that belong to the forwarder itself; the rest go to the `@aqm/otel` pipeline. */
@@ -98,4 +106,5 @@ export const FORWARDER_ONLY_OPTIONS = [
   'apiKey',
   'baseUrl',
   'allowInsecureHttp',
+  'debug',
 ] as const;

@@ -2,6 +2,7 @@ import { noteContentLogRecord, type TracePipeline } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
 import type { Admission, Reservation } from './admission.js';
 import type { ApplicationRouter } from './application-router.js';
+import type { ForwarderDebug } from './forwarder-debug.js';
 import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
 import type { DecodedRequest } from './otlp/otlp-codec.js';
@@ -36,6 +37,8 @@ export interface OtlpIngestOptions {
   lookupWaitMs: number;
   /** Told, at most once a minute, that items were refused for a full queue. */
   logger: DiagLogger;
+  /** Debug lines per request; absent when debug is off. */
+  debug?: ForwarderDebug | undefined;
 }
 
 /** At most one warning a minute about refusals for a full queue (an outage refuses every request). */
@@ -125,10 +128,12 @@ export class OtlpIngest {
         }
       }
     }
-    const accepted = await this.#admit(groups, refusals, total, bodyBytes);
+    const accepted = await this.#admit(groups, refusals, total, bodyBytes, 'span');
     this.counters.receivedSpans += total;
     this.counters.rejectedSpans += refusals.count;
-    return result(accepted, refusals, 'span');
+    const answer = result(accepted, refusals, 'span');
+    this.#options.debug?.request('/v1/traces', 'span', total, bodyBytes, answer);
+    return answer;
   }
 
   /** Takes the `resourceLogs` of an export request of `bodyBytes` (inflated). Never rejects on malformed content. */
@@ -158,15 +163,24 @@ export class OtlpIngest {
         }
       }
     }
-    const joined = await this.#admit(groups, refusals, total, bodyBytes);
+    const joined = await this.#admit(groups, refusals, total, bodyBytes, 'log record');
     this.counters.receivedLogRecords += total;
     this.counters.joinedLogRecords += joined;
     this.counters.rejectedLogRecords += refusals.count;
-    return result(joined + notOurs, refusals, 'log record');
+    const answer = result(joined + notOurs, refusals, 'log record');
+    this.#options.debug?.request('/v1/logs', 'log record', total, bodyBytes, answer);
+    return answer;
   }
 
   /** Admits each group whose application can take it and hands it to the feed; returns the items taken. */
-  async #admit(groups: RequestGroups, refusals: Refusals, total: number, bodyBytes: number): Promise<number> {
+  async #admit(
+    groups: RequestGroups,
+    refusals: Refusals,
+    total: number,
+    bodyBytes: number,
+    what: string,
+  ): Promise<number> {
+    const debug = this.#options.debug;
     const lookups = groups.lookups;
     if (lookups.length > 0) {
       await waitAtMost(Promise.all(lookups), this.#options.lookupWaitMs);
@@ -178,10 +192,18 @@ export class OtlpIngest {
       const { destination } = group;
       if (destination.kind === 'refused') {
         refusals.add(group.items, destination.reason);
+        debug?.group(what, group.items, group.traceIds.size, '(none)', {
+          admitted: false,
+          reason: destination.reason,
+        });
         continue;
       }
       if (destination.kind === 'pending') {
         refusals.add(group.items, 'refused for now: their application is still being looked up', true);
+        debug?.group(what, group.items, group.traceIds.size, '(being looked up)', {
+          admitted: false,
+          reason: 'still being looked up',
+        });
         continue;
       }
       const share = {
@@ -192,8 +214,15 @@ export class OtlpIngest {
       if ('refusal' in verdict) {
         refusals.add(group.items, `refused: ${verdict.refusal.reason}`, verdict.refusal.retryable);
         this.#warnRefused(group.items, verdict.refusal.reason);
+        debug?.group(what, group.items, group.traceIds.size, destination.pipeline.applicationLabel, {
+          admitted: false,
+          reason: verdict.refusal.reason,
+        });
         continue;
       }
+      debug?.group(what, group.items, group.traceIds.size, destination.pipeline.applicationLabel, {
+        admitted: true,
+      });
       groups.remember(group, destination.pipeline);
       this.#feed(group, destination.pipeline, verdict.reservation, share.bytes / group.items);
       accepted += group.items;

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { AqmOtelOptions } from '@aqm/otel/pipeline';
+import { type AqmOtelOptions, debugSource } from '@aqm/otel/pipeline';
 import { FORWARDER_ONLY_OPTIONS, type ForwarderOptions } from './forwarder-options.js';
 
 type Env = Record<string, string | undefined>;
@@ -26,6 +26,8 @@ export interface ResolvedForwarderOptions {
   retryAfterSeconds: number;
   receiveTimeoutMs: number;
   rootGraceMs: number;
+  /** Whether debug lines are printed (`debug`, else `AQM_DEBUG` / `OTEL_LOG_LEVEL=debug`). */
+  debug: boolean;
   /** The options for `@aqm/otel`'s `resolveOptions` (each pipeline adds `client` and `applicationId`). */
   pipelineOptions: AqmOtelOptions;
 }
@@ -263,6 +265,7 @@ export function resolveForwarderOptions(
     retryAfterSeconds: integer('retryAfterSeconds', options.retryAfterSeconds, 5, 1, 3600),
     receiveTimeoutMs: integer('receiveTimeoutMs', options.receiveTimeoutMs, 30_000, 1, 3_600_000),
     rootGraceMs: integer('rootGraceMs', options.rootGraceMs, 1000, 0, 60_000),
+    debug: boolean('debug', options.debug, debugSource(env) !== undefined),
     pipelineOptions: pipelineOptions as AqmOtelOptions,
   };
 }

@@ -1,9 +1,10 @@
 import { AqmClient } from '@aqm/client';
-import { resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
+import { type DebugSink, resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
 import { type DiagLogger, diag } from '@opentelemetry/api';
 import { Admission } from './admission.js';
 import { ApplicationRouter } from './application-router.js';
 import { checkApplicationId } from './check-application.js';
+import { ForwarderDebug } from './forwarder-debug.js';
 import type { ForwarderOptions } from './forwarder-options.js';
 import { type ForwarderStats, prometheusText, sumPipelineStats } from './forwarder-stats.js';
 import { BodyBudget } from './http/body-budget.js';
@@ -48,6 +49,9 @@ const CHECK_ID = '00000000-0000-4000-8000-000000000000';
 export async function startForwarder(options: ForwarderOptions = {}): Promise<RunningForwarder> {
   const resolved = resolveForwarderOptions(options);
   const logger: DiagLogger = diag.createComponentLogger({ namespace: '@aqm/forwarder' });
+  // At debug, the forwarder's lines and its pipelines' go through its logger (the bin's stderr).
+  const debugLine: DebugSink | false = resolved.debug ? (line) => logger.debug(line) : false;
+  const debug = debugLine === false ? undefined : new ForwarderDebug(debugLine);
   const client = new AqmClient({
     apiKey: resolved.apiKey,
     baseUrl: resolved.baseUrl,
@@ -78,7 +82,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       maxTraceRoutes: limits.maxOpenTraces * 4,
       logger,
       // Admission bounds what comes in: a trace it admitted is kept rather than dropped as queue-full.
-      createPipeline: (options) => new TracePipeline(options, { logger, keepOverBound: true }),
+      createPipeline: (options) =>
+        new TracePipeline(options, { logger, keepOverBound: true, debug: debugLine }),
     });
   } catch (error) {
     await client.close();
@@ -97,7 +102,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   // Half the open-trace bound: a root is released before its trace could be evicted as the oldest.
   const roots = new RootGrace(resolved.rootGraceMs, Math.max(1, Math.floor(limits.maxOpenTraces / 2)));
   const feed = new PipelineFeed(roots);
-  const ingest = new OtlpIngest({ router, feed, admission, lookupWaitMs: LOOKUP_WAIT_MS, logger });
+  const ingest = new OtlpIngest({ router, feed, admission, lookupWaitMs: LOOKUP_WAIT_MS, logger, debug });
   const responses: Record<string, number> = {};
   const responsesBeforeRouting: Record<string, number> = {};
   let refusedQueueFull = 0;
@@ -180,8 +185,10 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : resolved.port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const url = `http://${host}:${port}`;
+  debug?.config(resolved, url);
   return {
-    url: `http://${host}:${port}`,
+    url,
     close() {
       closing ??= shutdown();
       return closing;

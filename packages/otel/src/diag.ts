@@ -1,5 +1,6 @@
 import { printableLine } from '@aqm/wire';
 import { type DiagLogger, diag } from '@opentelemetry/api';
+import { debugSource } from './debug/debug-env.js';
 
 type Level = 'error' | 'warn' | 'info' | 'debug' | 'verbose';
 
@@ -57,8 +58,9 @@ function route(level: Level): (message: string, ...args: unknown[]) => void {
       component[level](message, ...args);
       return;
     }
-    // No diag logger, but OTEL_LOG_LEVEL set: honoured as the NodeSDK would, on stderr.
-    const threshold = envLogLevel();
+    // No diag logger, but OTEL_LOG_LEVEL set: honoured as the NodeSDK would, on stderr; AQM_DEBUG
+    // asks for every message of ours there.
+    const threshold = envLogLevel() ?? (debugSource(process.env) === 'AQM_DEBUG' ? LEVELS.DEBUG : undefined);
     if (threshold !== undefined && SEVERITY[level] <= threshold)
       writeStderr(`@aqm/otel ${level}: ${message}`);
   };

@@ -6,6 +6,9 @@
  * @packageDocumentation
  */
 
+export { type DebugSource, debugSource } from './debug/debug-env.js';
+export type { DebugSink } from './debug/debug-switch.js';
+export { describeApiKey, describeUrl } from './debug/redact.js';
 export { emptyStats } from './export/pipeline-types.js';
 export type { DeliveryOutcome } from './export/queued-trace.js';
 export { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';

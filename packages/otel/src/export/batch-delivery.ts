@@ -75,6 +75,10 @@ export class BatchDelivery {
       const failure = await this.#attempt(entries);
       if (this.#host.isStopped()) return;
       if (failure === undefined) return this.#delivered(entries);
+      this.#host.options.debug?.requestFailed(
+        entries.map((entry) => entry.traceId),
+        failure,
+      );
       this.failing = failure.kind === 'retry' || failure.kind === 'pause';
       switch (failure.kind) {
         case 'retry': {
@@ -191,6 +195,7 @@ export class BatchDelivery {
   }
 
   #delivered(entries: readonly QueuedTrace[]): void {
+    this.#host.options.debug?.sent(entries.map((entry) => entry.traceId));
     this.failing = false;
     this.#exported += this.#host.held.settle(entries, 'delivered');
     if (this.#host.pause.resume()) this.#host.resumed();
@@ -213,6 +218,12 @@ export class BatchDelivery {
       }
     }
     const count = this.#host.held.settle(dropped, 'dropped');
-    if (count > 0) this.#host.drops.add(reason, count, message);
+    if (count > 0)
+      this.#host.drops.add(
+        reason,
+        count,
+        message,
+        dropped.map((entry) => entry.traceId),
+      );
   }
 }

@@ -1,4 +1,5 @@
 import type { DiagLogger } from '@opentelemetry/api';
+import type { DebugSink } from '../debug/debug-switch.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import type { DiskStats } from '../spill/spill-ledger.js';
@@ -20,6 +21,11 @@ export interface PipelineInternals {
    * is kept over the queue bounds (when the disk cannot take it) rather than dropped as `queue-full`.
    */
   keepOverBound?: boolean;
+  /**
+   * Where the debug lines go (`false`: none); default: from `AQM_DEBUG` / `OTEL_LOG_LEVEL=debug`
+   * in `env`. aqm-forwarder passes its own (its `--debug` flag has no variable).
+   */
+  debug?: DebugSink | false;
 }
 
 /** `stats()` of {@link AqmSpanExporter} and {@link AqmSpanProcessor}. */

@@ -1,4 +1,5 @@
 import type { DiagLogger } from '@opentelemetry/api';
+import type { PipelineDebug } from '../debug/pipeline-debug.js';
 import type { BackoffPolicy } from './backoff.js';
 
 /**
@@ -43,6 +44,8 @@ export interface SenderOptions {
    * caller's size estimate, made before mapping, can be short. Default `false`.
    */
   keepOverBound?: boolean;
+  /** Debug lines (each request's outcome, each drop); absent when debug is off. */
+  debug?: PipelineDebug | undefined;
 }
 
 /** The sender's view of the disk behind its queue. */

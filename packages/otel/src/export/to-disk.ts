@@ -22,13 +22,24 @@ export function giveUpToDisk(
   if (fresh.length === 0) return;
   if (overflow === undefined || !overflow.writable) {
     const count = held.settle(fresh, 'dropped');
-    if (count > 0) drops.add(reason, count, message);
+    if (count > 0)
+      drops.add(
+        reason,
+        count,
+        message,
+        fresh.map((entry) => entry.traceId),
+      );
     return;
   }
   const records = fresh.map((entry) => ({ traceId: entry.traceId, body: entry.body }));
   const written = overflow.write(records).then((ok): DeliveryOutcome => {
     if (ok) return 'persisted';
-    drops.add(reason, records.length, `${message}; persistDir refused them too`);
+    drops.add(
+      reason,
+      records.length,
+      `${message}; persistDir refused them too`,
+      records.map((item) => item.traceId),
+    );
     return 'dropped';
   });
   held.settle(fresh, written);
@@ -42,7 +53,7 @@ export function overflowToDisk(
 ): Promise<DeliveryOutcome> {
   return overflow.write([record]).then((ok) => {
     if (ok) return 'persisted';
-    drops.add('queue-full', 1, 'The queue was full and persistDir refused the trace');
+    drops.add('queue-full', 1, 'The queue was full and persistDir refused the trace', [record.traceId]);
     return 'dropped';
   });
 }

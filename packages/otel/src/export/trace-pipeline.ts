@@ -1,6 +1,8 @@
 import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
 import { TraceAssembler, type TraceGroup } from '../assembly/trace-assembler.js';
+import { createPipelineDebug } from '../debug/create-debug.js';
+import type { PipelineDebug } from '../debug/pipeline-debug.js';
 import { alert, aqmDiag } from '../diag.js';
 import { prepareTraceRecord, type RecordOptions } from '../mapping/build-record.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
@@ -34,6 +36,9 @@ export class TracePipeline implements Pipeline {
   readonly #health: DeliveryHealth;
   readonly #spill: DiskSpill | undefined;
   readonly #recordOptions: RecordOptions;
+  /** Debug lines; `undefined` when debug is off (then nothing is built for them). */
+  readonly #debug: PipelineDebug | undefined;
+  readonly #applicationLabel: () => string;
   /** Tickets of the traces completed during the current `addSpans()` call. */
   #collector: Promise<DeliveryOutcome>[] | undefined;
   /**
@@ -50,6 +55,7 @@ export class TracePipeline implements Pipeline {
   constructor(options: ResolvedOptions, internals: PipelineInternals = {}) {
     this.#options = options;
     this.#logger = internals.logger ?? aqmDiag;
+    this.#debug = createPipelineDebug(internals.debug, internals.env ?? process.env, this.#logger);
     this.#reporter = new ThrottledReporter(this.#logger, internals.timing?.reportIntervalMs ?? 60_000);
     this.#ownsClient = options.client === undefined;
     this.#client = createClient(options);
@@ -76,6 +82,7 @@ export class TracePipeline implements Pipeline {
             maxBatchBytes: options.maxBatchBytes,
             batchDelayMs: options.batchDelayMs,
             logger: this.#logger,
+            debug: this.#debug,
           });
     this.#sender = new TraceSender({
       ...options,
@@ -88,8 +95,11 @@ export class TracePipeline implements Pipeline {
       submit,
       timing: internals.timing,
       logger: this.#logger,
+      debug: this.#debug,
     });
     this.#spill?.attach(this.#sender);
+    this.#applicationLabel = () => applicationId.label;
+    this.#debug?.config(options, applicationId.label);
     this.#recordOptions = {
       environment: options.environment,
       appVersion: options.appVersion,
@@ -109,6 +119,11 @@ export class TracePipeline implements Pipeline {
         this.#reporter.report(kind, 'warn', message, (level, text) => alert(this.#logger, level, kind, text)),
       onComplete: (group) => this.#onComplete(group),
     });
+  }
+
+  /** The application id for messages (`(not resolved yet)` while a promised id is pending). */
+  get applicationLabel(): string {
+    return this.#applicationLabel();
   }
 
   /** Why nothing can be delivered now (the last request got 401 or 404), or `undefined`. */
@@ -255,18 +270,20 @@ export class TracePipeline implements Pipeline {
     try {
       if (!isSampledIn(group.traceId, this.#options.sampleRate)) {
         this.#sampledOut += 1;
+        this.#debug?.skipped(group.traceId, `sampled out (sampleRate ${this.#options.sampleRate})`);
         return;
       }
       const pending = prepareTraceRecord(group.spans, group.logs, this.#recordOptions);
       if (pending === undefined) {
         this.#skipped += 1;
+        this.#debug?.noLlmSpan(group.traceId, group.spans);
         // No record made: LLM spans of this trace that end later (after the app's span) start it again.
         this.#assembler.forget(group.traceId);
         return;
       }
       // A full queue refuses the trace before the costly half of mapping: an outage must not
       // make every ended trace cost the app a record it will drop at once.
-      const refused = this.#sender.refuseIfFull(pending.minBytes);
+      const refused = this.#sender.refuseIfFull(pending.minBytes, group.traceId);
       if (refused !== undefined) {
         this.#collect(refused);
         return;
@@ -278,8 +295,10 @@ export class TracePipeline implements Pipeline {
       }
       if (!this.#shouldExport(record)) {
         this.#filtered += 1;
+        this.#debug?.skipped(group.traceId, 'shouldExport returned false');
         return;
       }
+      this.#debug?.queued(record);
       const ticket = this.#sender.enqueue(record);
       this.#collect(ticket);
     } catch (error) {

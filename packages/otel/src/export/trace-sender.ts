@@ -63,7 +63,12 @@ export class TraceSender {
     this.#options = options;
     this.#timing = { ...DEFAULT_TIMING, ...options.timing };
     this.#logger = options.logger ?? aqmDiag;
-    this.#drops = new DropCounter(this.#logger, this.#timing.reportIntervalMs, this.#timing.now);
+    this.#drops = new DropCounter(
+      this.#logger,
+      this.#timing.reportIntervalMs,
+      this.#timing.now,
+      options.debug,
+    );
     this.#queue = new PQueue({ concurrency: options.concurrency });
     this.#pause = new PauseGate(this.#logger, options);
     this.#linger = new BatchLinger(options.batchDelayMs, () => this.#schedulePump());
@@ -93,16 +98,16 @@ export class TraceSender {
    * const outcome = await sender.enqueue(record); // 'delivered' | 'dropped'
    */
   enqueue(record: EvaluationTrace): Promise<DeliveryOutcome> {
-    if (this.#closing) return this.#dropAfterShutdown();
+    if (this.#closing) return this.#dropAfterShutdown(record.traceId);
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     const overflow = this.#options.overflow;
     if (this.#held.count >= maxQueueTraces && overflow === undefined && this.#options.keepOverBound !== true)
-      return this.#dropQueueFull();
+      return this.#dropQueueFull(record.traceId);
     let json: string;
     try {
       json = JSON.stringify(record);
     } catch (error) {
-      this.#drops.add('failed', 1, `A trace could not be serialised: ${String(error)}`);
+      this.#drops.add('failed', 1, `A trace could not be serialised: ${String(error)}`, [record.traceId]);
       return DROPPED;
     }
     // Measured before the record is copied into its buffer: one over the byte bound is not copied.
@@ -121,14 +126,14 @@ export class TraceSender {
    * a record of at least `minBytes`; `undefined` when it might. Lets the pipeline refuse a trace
    * before building its record.
    */
-  refuseIfFull(minBytes: number): Promise<DeliveryOutcome> | undefined {
-    if (this.#closing) return this.#dropAfterShutdown();
+  refuseIfFull(minBytes: number, traceId?: string): Promise<DeliveryOutcome> | undefined {
+    if (this.#closing) return this.#dropAfterShutdown(traceId);
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     if (this.#held.count >= maxQueueTraces || this.#held.bytes + minBytes > maxQueueBytes) {
       // With a disk behind the queue, the record is built and goes there instead; an admitted one is kept.
       if (this.#options.overflow?.canBuffer(minBytes) === true || this.#options.keepOverBound === true)
         return undefined;
-      return this.#dropQueueFull();
+      return this.#dropQueueFull(traceId);
     }
     return undefined;
   }
@@ -257,25 +262,26 @@ export class TraceSender {
     // The JSON is copied straight into the file's buffer: no Buffer of its own per trace.
     if (overflow?.canBuffer(bytes) === true)
       return overflowToDisk(overflow, this.#drops, { traceId, json, bytes });
-    if (this.#options.keepOverBound !== true) return this.#dropQueueFull();
+    if (this.#options.keepOverBound !== true) return this.#dropQueueFull(traceId);
     const entry = createQueuedTrace(traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
     this.#schedulePump();
     return entry.settled;
   }
 
-  #dropAfterShutdown(): Promise<DeliveryOutcome> {
-    this.#drops.add('shutdown', 1, 'A trace ended after shutdown() and was not sent');
+  #dropAfterShutdown(traceId: string | undefined): Promise<DeliveryOutcome> {
+    this.#drops.add('shutdown', 1, 'A trace ended after shutdown() and was not sent', idOf(traceId));
     return DROPPED;
   }
 
-  #dropQueueFull(): Promise<DeliveryOutcome> {
+  #dropQueueFull(traceId: string | undefined): Promise<DeliveryOutcome> {
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     this.#drops.add(
       'queue-full',
       1,
       `Queue full (${this.#held.count} traces, ${this.#held.bytes} bytes held; maxQueueTraces ${maxQueueTraces}, ` +
         `maxQueueBytes ${maxQueueBytes}): the newest trace was dropped${this.#pause.paused ? ' while sending is paused' : ''}`,
+      idOf(traceId),
     );
     return DROPPED;
   }
@@ -319,4 +325,8 @@ export class TraceSender {
     this.#wake.abort();
     this.#wake = new AbortController();
   }
+}
+
+function idOf(traceId: string | undefined): string[] | undefined {
+  return traceId === undefined ? undefined : [traceId];
 }

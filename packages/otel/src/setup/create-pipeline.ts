@@ -1,4 +1,6 @@
+import type { DiagLogger } from '@opentelemetry/api';
 import { EnvironmentConfigError } from '../connection-options.js';
+import { debugSink } from '../debug/debug-switch.js';
 import { alert, aqmDiag } from '../diag.js';
 import { DisabledPipeline, type Pipeline, type PipelineInternals } from '../export/pipeline-types.js';
 import { TracePipeline } from '../export/trace-pipeline.js';
@@ -36,20 +38,28 @@ export function createPipeline(
   } catch (error) {
     // Off or not: a bad value passed in code is the app's bug, reported the same way everywhere.
     if (!(error instanceof EnvironmentConfigError)) throw error;
-    if (off !== undefined) return disabled(component, off.reason, off.warning, logger);
+    if (off !== undefined) return disabled(component, off.reason, off.warning, logger, env);
     return disabled(
       component,
       'not configured',
       `${component} is off, so no trace is sent: ${error.message}. ${SETUP_HINT}`,
       logger,
+      env,
     );
   }
-  if (off !== undefined) return disabled(component, off.reason, off.warning, logger);
+  if (off !== undefined) return disabled(component, off.reason, off.warning, logger, env);
   reportDuplicateApis(logger);
   return { pipeline: new TracePipeline(resolved, internals), options: resolved };
 }
 
-function disabled(component: string, reason: string, warning: string | undefined, logger = aqmDiag): Setup {
+function disabled(
+  component: string,
+  reason: string,
+  warning: string | undefined,
+  logger: DiagLogger,
+  env: Record<string, string | undefined>,
+): Setup {
+  debugSink(env, logger)?.(`config: ${component} is off (${reason}); no trace is sent`);
   if (warning === undefined) logger.info(`${component} is off (${reason}); no trace is sent.`);
   else alert(logger, 'warn', `off:${reason}`, warning);
   return { pipeline: new DisabledPipeline(reason), options: undefined };

@@ -1,4 +1,5 @@
 import type { DiagLogger } from '@opentelemetry/api';
+import type { PipelineDebug } from '../debug/pipeline-debug.js';
 import type { DeliveryOutcome } from '../export/queued-trace.js';
 import type { OverflowStore } from '../export/sender-types.js';
 import { type CloseStep, closeWithin } from './spill-close.js';
@@ -38,6 +39,8 @@ export interface DiskSpillOptions {
   logger: DiagLogger;
   /** How long to stay in memory only after the disk refused a write (default 30 s; tests shorten it). */
   retryMs?: number;
+  /** Debug lines (each write and replay); absent when debug is off. */
+  debug?: PipelineDebug | undefined;
 }
 
 /**
@@ -56,6 +59,8 @@ export class DiskSpill implements OverflowStore {
   readonly #reports: SpillReports;
   readonly #bufferLimit: number;
   readonly #retryMs: number;
+  readonly #debug: PipelineDebug | undefined;
+  readonly #dir: string;
   #target: ReplayTarget | undefined;
   #opened = false;
   /** Whether this process has a claim folder to give back at close. */
@@ -84,6 +89,8 @@ export class DiskSpill implements OverflowStore {
     this.#folder = new SpillFolder(options.dir);
     this.#reports = new SpillReports(options.logger, options.dir);
     this.#retryMs = options.retryMs ?? DISK_RETRY_MS;
+    this.#debug = options.debug;
+    this.#dir = options.dir;
     // Records waiting for their write: bounded, so a disk slower than the app cannot grow memory.
     this.#bufferLimit = Math.max(8 * MIB, 4 * options.maxBatchBytes);
     this.#writer = new SpillWriter(
@@ -91,12 +98,14 @@ export class DiskSpill implements OverflowStore {
       this.#ledger,
       {
         refused: (error) => this.#refused(error),
-        wrote: (traces) => {
+        wrote: (traces, file, bytes) => {
+          this.#debug?.wroteToDisk(this.#dir, traces, file, bytes);
           this.#spilled += traces;
           this.#reports.recovered();
         },
         evicted: (traces, message) => {
           this.evictedTraces += traces;
+          this.#debug?.dropped('disk-full', traces, `deleted from persistDir: ${message}`);
           this.#reports.evicted(traces, message);
         },
       },
@@ -262,6 +271,7 @@ export class DiskSpill implements OverflowStore {
         await this.#folder.release(next.name);
         return;
       }
+      this.#debug?.replaying(this.#dir, next.name, decoded.records.length);
       const tickets = target.admit(decoded.records, next.writtenAt);
       const finishing = Promise.all(tickets)
         .then((outcomes) => this.#finish(next, outcomes))
@@ -278,6 +288,7 @@ export class DiskSpill implements OverflowStore {
     this.#replayed += outcomes.filter((outcome) => outcome === 'delivered').length;
     const keep = outcomes.includes('persisted') || (this.#closing && outcomes.includes('dropped'));
     this.#ledger.unclaimed(file);
+    this.#debug?.replayed(file.name, outcomes, !keep);
     if (keep) {
       if (!this.#closing) this.#parked.set(file.name, Date.now() + PARK_MS);
       await this.#folder.release(file.name);

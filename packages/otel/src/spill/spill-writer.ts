@@ -7,7 +7,7 @@ export interface WriterEvents {
   /** A write failed: the disk refuses (full, read-only, no permission). */
   refused(error: unknown): void;
   /** A write succeeded. */
-  wrote(traces: number): void;
+  wrote(traces: number, file?: string, bytes?: number): void;
   /** Pool files deleted to stay within `maxDiskBytes`, or a batch that could not fit. */
   evicted(traces: number, message: string): void;
 }
@@ -184,7 +184,7 @@ export class SpillWriter {
       this.#reserved -= size;
     }
     this.#ledger.addToPool(parseSpillFileName(name) as NonNullable<ReturnType<typeof parseSpillFileName>>);
-    this.#events.wrote(group.count);
+    this.#events.wrote(group.count, name, size);
     return true;
   }
 
