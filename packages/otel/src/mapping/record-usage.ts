@@ -1,10 +1,14 @@
 import type { Usage } from '@aqm/wire';
 import { noteCountLeftOut } from '../notices.js';
 import { ask } from './conventions/ask.js';
+import { scopeName } from './conventions/read-helpers.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { TokenCounts } from './conventions/types.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
+
+/** Beyond this many model calls in a trace, twins are not looked for (the check is quadratic). */
+const MAX_TWIN_CHECKS = 64;
 
 /**
  * A count as the wire accepts it: a non-negative safe integer (the service refuses a record with
@@ -83,7 +87,38 @@ function outermostModelCalls(trace: TraceStructure): SpanView[] {
     if (parent !== undefined && parent.depth < view.depth && (calls.has(parent) || inside.has(parent)))
       inside.add(view);
   }
-  return trace.modelCalls.filter((view) => !inside.has(view));
+  return withoutTwins(trace.modelCalls.filter((view) => !inside.has(view)));
+}
+
+/** The model a call asked for (or was answered by), for telling twins apart. */
+function modelOf(view: SpanView): string | undefined {
+  for (const reader of READER_ORDER.model) {
+    const model = ask(reader, 'model', view);
+    if (model !== undefined) return model;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `b` is the same call as `a` seen by another instrumentation side by side (the Anthropic
+ * SDK's own span beside OpenInference's or Traceloop's when a stream helper starts it as a
+ * sibling): the same parent, another instrumentation scope, overlapping in time, the same model.
+ * Parallel calls of one app come from one instrumentation, so they are never twins.
+ */
+function twins(a: SpanView, b: SpanView): boolean {
+  if (a.parentSpanId !== b.parentSpanId || scopeName(a) === scopeName(b)) return false;
+  if (a.startMs > b.endMs || b.startMs > a.endMs) return false;
+  const modelA = modelOf(a);
+  const modelB = modelOf(b);
+  return modelA === undefined || modelB === undefined || modelA === modelB;
+}
+
+/** The calls with each twin after the first left out (a handful of calls: quadratic is fine, and bounded). */
+function withoutTwins(calls: SpanView[]): SpanView[] {
+  if (calls.length < 2 || calls.length > MAX_TWIN_CHECKS) return calls;
+  const kept: SpanView[] = [];
+  for (const call of calls) if (!kept.some((other) => twins(other, call))) kept.push(call);
+  return kept;
 }
 
 /**
