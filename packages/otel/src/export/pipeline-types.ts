@@ -20,6 +20,11 @@ export interface PipelineInternals {
    * is kept over the queue bounds (when the disk cannot take it) rather than dropped as `queue-full`.
    */
   keepOverBound?: boolean;
+  /**
+   * Set by aqm-forwarder, which receives spans and log records over OTLP: content lost for want of
+   * log records is then the sending app's to fix, and the warning says so.
+   */
+  receivesOtlp?: boolean;
 }
 
 /** `stats()` of {@link AqmSpanExporter} and {@link AqmSpanProcessor}. */
@@ -36,6 +41,12 @@ export interface AqmStats extends SenderStats {
   sampledOutTraces: number;
   /** Records `shouldExport` said no to. */
   filteredTraces: number;
+  /**
+   * Traces sent with an empty prompt and response because the spans of
+   * `@opentelemetry/instrumentation-openai` in them got no content: no `gen_ai.*` log record joined
+   * them, or the records carried none (content capture off). Said once on stderr too.
+   */
+  tracesWithoutContent: number;
   /** What `persistDir` holds and what went through it; absent when it is not set. */
   disk?: DiskStats;
 }
@@ -72,6 +83,7 @@ export function emptyStats(): AqmStats {
     skippedTraces: 0,
     sampledOutTraces: 0,
     filteredTraces: 0,
+    tracesWithoutContent: 0,
   };
 }
 
