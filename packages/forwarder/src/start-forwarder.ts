@@ -78,7 +78,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       maxTraceRoutes: limits.maxOpenTraces * 4,
       logger,
       // Admission bounds what comes in: a trace it admitted is kept rather than dropped as queue-full.
-      createPipeline: (options) => new TracePipeline(options, { logger, keepOverBound: true, receivesOtlp: true }),
+      createPipeline: (options) =>
+        new TracePipeline(options, { logger, keepOverBound: true, receivesOtlp: true }),
     });
   } catch (error) {
     await client.close();

@@ -3,8 +3,8 @@ import { ACCEPT_LLM_LOG, isLlmLogSink, type LlmLogSink } from './export/llm-log-
 import type { AqmSpanExporter } from './exporter.js';
 import { noteContentLogRecord } from './mapping/content-loss.js';
 import { describeValue } from './option-checks.js';
-import { AQM_LOG_PROCESSOR } from './setup/logger-provider.js';
 import type { AqmSpanProcessor } from './processor.js';
+import { AQM_LOG_PROCESSOR } from './setup/logger-provider.js';
 
 /**
  * The part of an SDK log record this processor reads (structurally the `SdkLogRecord` of

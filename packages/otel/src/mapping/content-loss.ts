@@ -62,7 +62,10 @@ export function contentLossOf(trace: TraceStructure): ContentLoss | undefined {
  * once, when its log records do arrive but carry no content (capture off). Returns why the trace
  * has no content, for the pipeline's count.
  */
-export function warnIfContentLost(trace: TraceStructure, notice: ContentLossNotice = {}): ContentLoss | undefined {
+export function warnIfContentLost(
+  trace: TraceStructure,
+  notice: ContentLossNotice = {},
+): ContentLoss | undefined {
   const loss = contentLossOf(trace);
   if (loss === undefined) return undefined;
   const current = state();

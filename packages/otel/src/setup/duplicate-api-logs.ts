@@ -69,7 +69,7 @@ export function reportApiLogsCopies(logger: DiagLogger, appRoot: string): void {
   const install =
     pinned === undefined
       ? 'one version of @opentelemetry/api-logs and @opentelemetry/sdk-logs'
-      : `the version ${pinned.holders.join(' and ')} use: \`npm install @opentelemetry/api-logs@${pinned.copy.version} ` +
+      : `the version ${pinned.holders.filter((h) => h.startsWith('@opentelemetry/')).join(' and ')} use: \`npm install @opentelemetry/api-logs@${pinned.copy.version} ` +
         `@opentelemetry/sdk-logs@${pinned.copy.version}\` (or leave both out of package.json when @opentelemetry/sdk-node brings them)`;
   alert(
     logger,

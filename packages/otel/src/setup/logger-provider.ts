@@ -63,7 +63,9 @@ function processorList(provider: object): unknown[] | undefined {
 export function hasAqmLogProcessor(provider: object): boolean | undefined {
   const list = processorList(provider);
   if (list === undefined) return undefined;
-  return list.some((processor) => typeof processor === 'object' && processor !== null && AQM_LOG_PROCESSOR in processor);
+  return list.some(
+    (processor) => typeof processor === 'object' && processor !== null && AQM_LOG_PROCESSOR in processor,
+  );
 }
 
 /** Calls every processor of `list` (read at each call) as sdk-logs' MultiLogRecordProcessor does. */
