@@ -5,7 +5,15 @@ import { type FakeLlm, startFakeLlm } from '@aqm/fake-llm';
 import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeSampleCount, readmeSampleMismatches } from './readme-sample.js';
-import { cleanEnv, conversationLines, oneLine, printedTraces, ROOT, runNode } from './run-node.js';
+import {
+  cleanEnv,
+  conversationLines,
+  oneLine,
+  printedTraces,
+  ROOT,
+  runCommand,
+  runNode,
+} from './run-node.js';
 
 // Each example, how many model interactions (so traces) one run of it makes, and how many of
 // them its README shows as sample output.
@@ -17,6 +25,7 @@ const EXAMPLES = [
   { name: 'existing-otel-setup', traces: 2, shown: 1 },
   { name: 'nodesdk-openai', traces: 2, shown: 1 },
   { name: 'otlp-forwarder', traces: 2, shown: 0 },
+  { name: 'nodesdk-keep-exporter', traces: 2, shown: 1 },
 ] as const;
 
 const RUN_TIMEOUT_MS = 60_000;
@@ -148,6 +157,28 @@ describe.each(EXAMPLES)('example $name', ({ name, traces, shown }) => {
       TEST_TIMEOUT_MS,
     );
   });
+});
+
+describe('example nodesdk-keep-exporter with both span processors listed', () => {
+  it(
+    'AQM and the other OTLP backend both get every trace',
+    async () => {
+      const run = await runCommand(process.execPath, ['main.mjs', '--span-processors'], {
+        cwd: join(ROOT, 'examples', 'nodesdk-keep-exporter'),
+        env: cleanEnv(),
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const printed = printedTraces(run.stdout);
+      expect(printed.map((t) => t.prompt).sort()).toEqual([
+        'How early should I be at the airport?',
+        'Which documents do I need to fly to Canada?',
+      ]);
+      expect(run.stdout).toContain('The other backend received 2 traces; 2 of them are the ones above.');
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe('an example that cannot do its job', () => {
