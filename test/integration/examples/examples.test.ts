@@ -159,28 +159,6 @@ describe.each(EXAMPLES)('example $name', ({ name, traces, shown }) => {
   });
 });
 
-describe('example nodesdk-keep-exporter with both span processors listed', () => {
-  it(
-    'AQM and the other OTLP backend both get every trace',
-    async () => {
-      const run = await runCommand(process.execPath, ['main.mjs', '--span-processors'], {
-        cwd: join(ROOT, 'examples', 'nodesdk-keep-exporter'),
-        env: cleanEnv(),
-        timeoutMs: RUN_TIMEOUT_MS,
-      });
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(0);
-      const printed = printedTraces(run.stdout);
-      expect(printed.map((t) => t.prompt).sort()).toEqual([
-        'How early should I be at the airport?',
-        'Which documents do I need to fly to Canada?',
-      ]);
-      expect(run.stdout).toContain('The other backend received 2 traces; 2 of them are the ones above.');
-    },
-    TEST_TIMEOUT_MS,
-  );
-});
-
 describe('an example that cannot do its job', () => {
   const cwd = join(ROOT, 'examples', 'express-openai');
 
