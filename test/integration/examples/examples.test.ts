@@ -5,15 +5,7 @@ import { type FakeLlm, startFakeLlm } from '@aqm/fake-llm';
 import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readmeSampleCount, readmeSampleMismatches } from './readme-sample.js';
-import {
-  cleanEnv,
-  conversationLines,
-  oneLine,
-  printedTraces,
-  ROOT,
-  runCommand,
-  runNode,
-} from './run-node.js';
+import { cleanEnv, conversationLines, oneLine, printedTraces, ROOT, runNode } from './run-node.js';
 
 // Each example, how many model interactions (so traces) one run of it makes, and how many of
 // them its README shows as sample output.
