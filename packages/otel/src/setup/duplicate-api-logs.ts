@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { DiagLogger } from '@opentelemetry/api';
 import { alert } from '../diag.js';
 import { type Copy, copyOf, requireFrom } from './package-copy.js';
@@ -63,14 +65,17 @@ export function reportApiLogsCopies(logger: DiagLogger, appRoot: string): void {
   const pinned =
     copies.find((c) => c.holders.includes('@opentelemetry/instrumentation')) ??
     copies.find((c) => c.holders.includes('@opentelemetry/sdk-node'));
-  const listed = copies
-    .map(({ copy, holders }) => `${copy.version} (${holders.join(', ')}: ${copy.dir})`)
-    .join(', ');
-  const install =
-    pinned === undefined
-      ? 'one version of @opentelemetry/api-logs and @opentelemetry/sdk-logs'
-      : `the version ${pinned.holders.filter((h) => h.startsWith('@opentelemetry/')).join(' and ')} use: \`npm install @opentelemetry/api-logs@${pinned.copy.version} ` +
-        `@opentelemetry/sdk-logs@${pinned.copy.version}\` (or leave both out of package.json when @opentelemetry/sdk-node brings them)`;
+  // Paths left out: the line must stay short, and `npm ls` shows them.
+  const listed = copies.map(({ copy, holders }) => `${copy.version} (${holders.join(', ')})`).join(', ');
+  let fix =
+    'make the app depend on one version of @opentelemetry/api-logs and @opentelemetry/sdk-logs, then run `npm dedupe`';
+  if (pinned !== undefined) {
+    const version = pinned.copy.version;
+    const by = pinned.holders.filter((h) => h.startsWith('@opentelemetry/')).join(' and ');
+    fix = listsLogsPackages(appRoot)
+      ? `\`npm install @opentelemetry/api-logs@${version} @opentelemetry/sdk-logs@${version}\`, the version ${by} pins`
+      : `\`npm dedupe\`: it replaces the newer patch another package's range let npm place beside it by the ${version} ${by} pins`;
+  }
   alert(
     logger,
     'warn',
@@ -78,6 +83,24 @@ export function reportApiLogsCopies(logger: DiagLogger, appRoot: string): void {
     `${copies.length} copies of ${API_LOGS} are installed: ${listed}. A logger an instrumentation got from one ` +
       'copy before a LoggerProvider was registered through another never reaches that provider, so log records ' +
       '(the prompts and responses of @opentelemetry/instrumentation-openai) silently go nowhere. ' +
-      `Fix: make the app depend on ${install}, then run \`npm dedupe\` (\`npm ls ${API_LOGS}\` shows the copies).`,
+      `Fix: ${fix} (\`npm ls ${API_LOGS}\` shows the copies).`,
   );
+}
+
+/** Whether the app's package.json names api-logs or sdk-logs itself (then `npm dedupe` cannot help). */
+function listsLogsPackages(appRoot: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    return ['dependencies', 'devDependencies', 'optionalDependencies'].some((field) => {
+      const deps = manifest[field];
+      return (
+        typeof deps === 'object' && deps !== null && (API_LOGS in deps || '@opentelemetry/sdk-logs' in deps)
+      );
+    });
+  } catch {
+    return false;
+  }
 }
