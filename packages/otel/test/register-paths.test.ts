@@ -46,32 +46,30 @@ function globalProvider(): (TracerProvider & { forceFlush?: unknown }) | undefin
 /** A chat span whose content goes on log records, as @opentelemetry/instrumentation-openai does it. */
 function llmCallWithLogRecords(question: string, answer: string): string {
   const logger = logs.getLogger('@opentelemetry/instrumentation-openai');
-  return trace
-    .getTracer('test')
-    .startActiveSpan(
-      'chat gpt-4o',
-      {
-        attributes: {
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.request.model': 'gpt-4o',
-          'gen_ai.system': 'openai',
-        },
+  return trace.getTracer('test').startActiveSpan(
+    'chat gpt-4o',
+    {
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'gpt-4o',
+        'gen_ai.system': 'openai',
       },
-      (span) => {
-        logger.emit({
-          eventName: 'gen_ai.user.message',
-          body: { content: question },
-          attributes: { 'gen_ai.system': 'openai' },
-        });
-        logger.emit({
-          eventName: 'gen_ai.choice',
-          body: { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer } },
-          attributes: { 'gen_ai.system': 'openai' },
-        });
-        span.end();
-        return span.spanContext().traceId;
-      },
-    );
+    },
+    (span) => {
+      logger.emit({
+        eventName: 'gen_ai.user.message',
+        body: { content: question },
+        attributes: { 'gen_ai.system': 'openai' },
+      });
+      logger.emit({
+        eventName: 'gen_ai.choice',
+        body: { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer } },
+        attributes: { 'gen_ai.system': 'openai' },
+      });
+      span.end();
+      return span.spanContext().traceId;
+    },
+  );
 }
 
 describe('registerAqm', () => {

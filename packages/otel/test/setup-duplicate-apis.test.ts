@@ -87,7 +87,7 @@ describe('duplicate copies of the OpenTelemetry API', () => {
     expect(warning).toContain('silently go nowhere');
     // The app does not name api-logs itself: a range let npm place the newer patch, and dedupe fixes it.
     expect(warning).toContain('Fix: `npm dedupe`: it replaces the newer patch');
-    expect(warning.length).toBeLessThan(1000); // printed whole on one stderr line
+    expect(warning?.length).toBeLessThan(1000); // printed whole on one stderr line
 
     resetDuplicateCheckForTests();
     writeFileSync(
