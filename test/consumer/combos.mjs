@@ -11,6 +11,11 @@
 //   trace with that prompt in the application (the one it made, or the one printed), and with
 //   `traces`, for exactly N of them.
 // - absent: packages that must not be installed (`@aqm/auto` must not bring LangChain).
+// - apps may also be { file, env, stderr }: `env` changes the app's environment (null: unset), and
+//   `stderr` lists texts its stderr must contain ([]: stderr must be empty).
+// - dedupe: run `npm dedupe` after the install, as the README says to.
+// - duplicatesExpected: OpenTelemetry API packages the combination must have several copies of
+//   (the case it tests).
 // - duplicatesUnder: a second copy of an OpenTelemetry API package accepted below the named
 //   package (a third-party pin we cannot change); any other second copy fails the install.
 export const COMBOS = [
@@ -96,6 +101,58 @@ export const COMBOS = [
       '@opentelemetry/sdk-trace-node',
     ],
     apps: ['chain.mjs', 'chain.cjs'],
+  },
+  {
+    // NodeSDK exporting to another OTLP backend with AQM beside it (examples/nodesdk-keep-exporter),
+    // the 0.223 line pinned: both setups of the README, no logging set up, nothing on stderr. npm
+    // places api-logs 0.223.1 on top for instrumentation-openai's ^0.223.0, beside the 0.223.0 that
+    // sdk-node and @opentelemetry/instrumentation pin (the content is then lost, and @aqm/otel says
+    // so); `npm dedupe`, the fix the README and that line give, leaves one copy.
+    name: 'nodesdk-keep-exporter',
+    dedupe: true,
+    install: [
+      '@aqm/otel',
+      '@opentelemetry/api@~1.9.0', // sdk-node 0.223's peer range stops below 1.10
+      '@opentelemetry/sdk-node@0.223.0',
+      '@opentelemetry/sdk-trace-base@2.12.0',
+      '@opentelemetry/exporter-trace-otlp-http@0.223.0',
+      '@opentelemetry/instrumentation-openai@0.21.0',
+      'openai@6',
+      '@aqm/fake-llm',
+    ],
+    apps: [
+      { file: 'register.mjs', env: { OTEL_LOG_LEVEL: null }, stderr: [] },
+      { file: 'processors.cjs', env: { OTEL_LOG_LEVEL: null }, stderr: [] },
+    ],
+  },
+  {
+    // The otel README's optional `npm install @opentelemetry/sdk-logs @opentelemetry/api-logs` once a
+    // patch newer than sdk-node's pin is out: npm nests sdk-node's and @opentelemetry/instrumentation's
+    // pinned api-logs under each, so the instrumentation's logger never reaches the registered
+    // provider. The content is lost; with no logging set up, stderr must say why and how to fix it.
+    name: 'nodesdk-api-logs-split',
+    install: [
+      '@aqm/otel',
+      '@opentelemetry/api@~1.9.0', // sdk-node 0.223's peer range stops below 1.10
+      '@opentelemetry/sdk-node@0.223.0',
+      '@opentelemetry/instrumentation-openai@0.21.0',
+      '@opentelemetry/sdk-logs@0.223.1',
+      '@opentelemetry/api-logs@0.223.1',
+      'openai@6',
+      '@aqm/fake-llm',
+    ],
+    duplicatesExpected: ['@opentelemetry/api-logs'],
+    apps: [
+      {
+        file: 'app.cjs',
+        env: { OTEL_LOG_LEVEL: null },
+        stderr: [
+          'copies of @opentelemetry/api-logs are installed: 0.223.1 (the app, @aqm/otel), ',
+          '`npm install @opentelemetry/api-logs@0.223.0 @opentelemetry/sdk-logs@0.223.0`',
+          'the registered LoggerProvider has an AqmLogRecordProcessor, but no gen_ai log record reached it',
+        ],
+      },
+    ],
   },
   { name: 'client', install: ['@aqm/client'], apps: ['example.mjs', 'example.cjs'] },
   { name: 'cli', install: ['@aqm/cli'], apps: ['commands.mjs'] },

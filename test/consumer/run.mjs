@@ -92,10 +92,24 @@ try {
   await Promise.all(
     combos.map(async (combo, i) => {
       const dir = join(work, combo.name);
-      const { problems, output } = installs[i];
+      const { problems } = installs[i];
+      let { output } = installs[i];
+      if (combo.dedupe && problems.length === 0) {
+        const deduped = await run('npm', ['dedupe', '--no-audit', '--no-fund', '--cache', cache], {
+          cwd: dir,
+          env: envFor(combo),
+        });
+        output += deduped.output;
+        if (deduped.code !== 0) problems.push(`npm dedupe exited with ${deduped.code}`);
+      }
       const sizes = footprint(dir);
       const copies = ['@opentelemetry/api', '@opentelemetry/api-logs'].map((n) => [n, findCopies(dir, n)]);
       for (const [n, all] of copies) {
+        if (combo.duplicatesExpected?.includes(n)) {
+          // The combination under test: the copies must be there, or it tests nothing.
+          if (all.length < 2) problems.push(`expected several copies of ${n}, found ${all.join(', ')}`);
+          continue;
+        }
         const allowedUnder = combo.duplicatesUnder?.[n];
         const found = all.filter((p) => !allowedUnder || !p.includes(`node_modules/${allowedUnder}/`));
         if (found.length > 1) problems.push(`${found.length} copies of ${n}: ${found.join(', ')}`);
@@ -111,9 +125,15 @@ try {
         problems.length ? `${problems.join('\n')}\n${output}` : undefined,
       );
       if (problems.length) return;
+      // Every file of the combination's folder: an app may require a helper beside it.
+      cpSync(join(ROOT, 'test', 'consumer', 'apps', combo.name), dir, { recursive: true });
       for (const app of combo.apps) {
-        const { file, nodeArgs = [] } = typeof app === 'string' ? { file: app } : app;
-        cpSync(join(ROOT, 'test', 'consumer', 'apps', combo.name, file), join(dir, file));
+        const {
+          file,
+          nodeArgs = [],
+          env: appEnv = {},
+          stderr,
+        } = typeof app === 'string' ? { file: app } : app;
         const appName = `consumer-${combo.name}-${file}-${randomUUID()}`;
         const application = await client.applications.create({ name: appName });
         const env = {
@@ -127,10 +147,14 @@ try {
           delete env.AQM_APPLICATION_ID; // @aqm/auto's README path: the application found by name
           env.AQM_APPLICATION_NAME = appName;
         }
+        for (const [key, value] of Object.entries(appEnv)) {
+          if (value === null) delete env[key];
+          else env[key] = value;
+        }
         const r = await run('node', [...nodeArgs, file], { cwd: dir, env, timeoutMs: 60_000 });
         record(
           `run ${combo.name}/${file}${node22 && combo.node === 22 ? ' (Node 22)' : ''}`,
-          await check(r, application.id),
+          checkStderr(r, stderr) ?? (await check(r, application.id)),
         );
       }
     }),
@@ -140,7 +164,21 @@ try {
   server.kill('SIGTERM');
 }
 
-/** Undefined when the app succeeded and the service holds a trace with the prompt it printed. */
+/**
+ * Undefined when the app's stderr is what its combination expects: `[]` nothing, else each listed
+ * text on some line. No expectation (`undefined`): anything goes.
+ */
+function checkStderr(r, expected) {
+  if (expected === undefined) return undefined;
+  if (expected.length === 0) return r.stderr === '' ? undefined : `expected nothing on stderr\n${r.output}`;
+  const missing = expected.filter((text) => !r.stderr.includes(text));
+  return missing.length === 0 ? undefined : `stderr lacks ${JSON.stringify(missing)}\n${r.output}`;
+}
+
+/**
+ * Undefined when the app succeeded and the service holds a trace with the prompt it printed. An
+ * empty prompt says the app's setup loses the content: then every trace must have an empty prompt.
+ */
 async function check(r, applicationId) {
   if (r.code !== 0) return `exit ${r.code}\n${r.output}`;
   const line = r.stdout.trim().split('\n').at(-1);
@@ -152,6 +190,9 @@ async function check(r, applicationId) {
   }
   const appId = printed.applicationId ?? applicationId;
   const { data } = await client.traces.list(appId, { limit: 10 });
+  if (printed.prompt === '' && data.some((t) => t.prompt !== '')) {
+    return `expected only traces with an empty prompt, got ${JSON.stringify(data.map((t) => t.prompt))}\n${r.output}`;
+  }
   const matching = data.filter((t) => typeof t.prompt === 'string' && t.prompt.includes(printed.prompt));
   if (matching.length === 0) {
     return `no trace with prompt ${JSON.stringify(printed.prompt)} in the service (got ${JSON.stringify(data.map((t) => t.prompt))})\n${r.output}`;

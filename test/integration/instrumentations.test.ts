@@ -99,20 +99,21 @@ describe('the official OpenAI instrumentation through NodeSDK (examples/nodesdk-
     RUN_TIMEOUT_MS + 10_000,
   );
 
+  // Each printed nothing at all before issue 27, unless OTEL_LOG_LEVEL was set.
   it.each([
+    ['no-log-processors', 'no LoggerProvider is registered', 'registerAqm()'],
     [
-      'no-log-processors',
-      'started without logRecordProcessors',
-      'no gen_ai log record',
-      'logRecordProcessors',
+      'default-logs',
+      'the registered LoggerProvider has no AqmLogRecordProcessor',
+      'call `registerAqm()` after `sdk.start()`',
     ],
-    ['capture-off', 'content capture off', 'content capture is off', 'captureMessageContent: true'],
+    ['capture-off', 'content capture is off', 'captureMessageContent: true'],
   ])(
-    '%s (%s): records go out empty and @aqm/otel says why, once, through diag',
-    async (name, _label, marker, fix) => {
+    '%s: records go out empty, and stderr says why and how to fix it, once, with no logging set up',
+    async (name, cause, fix) => {
       const run = await runNode('nodesdk-content-lost.cjs', {
         cwd: FIXTURE,
-        env: cleanEnv({ CASE: name, OTEL_LOG_LEVEL: 'warn' }),
+        env: cleanEnv({ CASE: name, OTEL_LOG_LEVEL: '' }),
         timeoutMs: RUN_TIMEOUT_MS,
       });
       expect(run.code).toBe(0);
@@ -121,14 +122,55 @@ describe('the official OpenAI instrumentation through NodeSDK (examples/nodesdk-
         { prompt: '', response: '' },
         { prompt: '', response: '' },
       ]);
-      const warnings = run.stderr
-        .split('\n')
-        .filter((line) => line.includes('@opentelemetry/instrumentation-openai'));
+      const lines = run.stderr.split('\n').filter((line) => line !== '');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^@aqm\/otel: Spans of @opentelemetry\/instrumentation-openai arrive /);
+      expect(lines[0]).toContain(cause);
+      expect(lines[0]).toContain(fix);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'through diag instead when the app set OTEL_LOG_LEVEL (NodeSDK then logs there)',
+    async () => {
+      const run = await runNode('nodesdk-content-lost.cjs', {
+        cwd: FIXTURE,
+        env: cleanEnv({ CASE: 'no-log-processors', OTEL_LOG_LEVEL: 'warn' }),
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+      expect(run.code).toBe(0);
+      const warnings = run.stderr.split('\n').filter((line) => line.includes('instrumentation-openai'));
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain(marker);
-      expect(warnings[0]).toContain(fix);
+      expect(warnings[0]).toMatch(/^@aqm\/otel Spans of/); // DiagConsoleLogger: namespace, then message
       // No resource warning per trace either.
       expect(run.stderr).not.toContain('Accessing resource attributes before async attributes settled');
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    "registerAqm() after sdk.start() joins NodeSDK's LoggerProvider: content recorded, NodeSDK's OTLP exports kept, nothing on stderr",
+    async () => {
+      const run = await runNode('nodesdk-content-lost.cjs', {
+        cwd: FIXTURE,
+        env: cleanEnv({ CASE: 'register-after-start', OTEL_LOG_LEVEL: '' }),
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const report = lastJsonLine<{
+        stored: Array<{ prompt: string; response: string }>;
+        otlpPosts: Record<string, number>;
+        registration: { tracing: string; logs: string };
+      }>(run.stdout);
+      // Before issue 27: logs 'existing-provider', both records empty, and nothing said.
+      expect(report.registration).toEqual({ tracing: 'added-to-provider', logs: 'added-to-provider' });
+      expect(report.stored.map((t) => t.prompt).sort()).toEqual(['First question?', 'Second question?']);
+      for (const trace of report.stored) expect(trace.response).toContain('deterministic answer');
+      // The app's own OTLP backend still got its traces and log records.
+      expect(report.otlpPosts['/v1/traces']).toBeGreaterThanOrEqual(1);
+      expect(report.otlpPosts['/v1/logs']).toBeGreaterThanOrEqual(1);
     },
     RUN_TIMEOUT_MS + 10_000,
   );

@@ -199,6 +199,12 @@ export function prometheusText(stats: ForwarderStats): string {
     line('aqm_forwarder_traces_filtered_total', 'Records shouldExport said no to.', 'counter', [
       ['', p.filteredTraces],
     ]),
+    line(
+      'aqm_forwarder_traces_without_content_total',
+      'Traces sent with an empty prompt and response: spans of @opentelemetry/instrumentation-openai without gen_ai log records (the app exports no logs here) or with records without content (capture off).',
+      'counter',
+      [['', p.tracesWithoutContent]],
+    ),
     line('aqm_forwarder_retries_total', 'Requests to the service sent again.', 'counter', [['', p.retries]]),
     line('aqm_forwarder_traces_queued', 'Traces held for delivery (queued and in flight).', 'gauge', [
       ['', p.queuedTraces],

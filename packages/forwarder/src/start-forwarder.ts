@@ -83,7 +83,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       logger,
       // Admission bounds what comes in: a trace it admitted is kept rather than dropped as queue-full.
       createPipeline: (options) =>
-        new TracePipeline(options, { logger, keepOverBound: true, debug: debugLine }),
+        new TracePipeline(options, { logger, keepOverBound: true, debug: debugLine, receivesOtlp: true }),
     });
   } catch (error) {
     await client.close();

@@ -4,6 +4,7 @@ import type { AqmSpanExporter } from './exporter.js';
 import { noteContentLogRecord } from './mapping/content-loss.js';
 import { describeValue } from './option-checks.js';
 import type { AqmSpanProcessor } from './processor.js';
+import { AQM_LOG_PROCESSOR } from './setup/logger-provider.js';
 
 /**
  * The part of an SDK log record this processor reads (structurally the `SdkLogRecord` of
@@ -28,6 +29,8 @@ export interface LlmLogRecordInput {
  */
 export class AqmLogRecordProcessor {
   readonly #target: LlmLogSink;
+  /** Lets `registerAqm()` and the content-loss warning recognise it in a provider's processors. @internal */
+  readonly [AQM_LOG_PROCESSOR] = true;
 
   /** @param target - the {@link AqmSpanProcessor} or {@link AqmSpanExporter} whose traces the records join. */
   constructor(target: AqmSpanProcessor | AqmSpanExporter) {

@@ -14,13 +14,14 @@ import { type AqmOtelOptions, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './options.js';
 import { AqmSpanProcessor } from './processor.js';
 import type { SpanProcessor } from './sdk-types.js';
 import { installExitFlush } from './setup/exit-flush.js';
+import { addLogProcessor, registeredLoggerProvider } from './setup/logger-provider.js';
 
 /** Options of {@link registerAqm}: the processor's options, and whether to set up log records. */
 export interface RegisterAqmOptions extends AqmOtelOptions {
   /**
-   * Set up a global `LoggerProvider` with an {@link AqmLogRecordProcessor} (when
-   * `@opentelemetry/sdk-logs` is installed and no logger provider is registered), so the content
-   * `@opentelemetry/instrumentation-openai` emits as log records joins its trace. Default `true`.
+   * Join the content `@opentelemetry/instrumentation-openai` emits as log records to its trace: add
+   * an {@link AqmLogRecordProcessor} to the registered `LoggerProvider` (the NodeSDK's), or, when
+   * none is registered and `@opentelemetry/sdk-logs` is installed, register one with it. Default `true`.
    */
   logs?: boolean;
   /**
@@ -43,7 +44,17 @@ export type TracingSetup =
   | 'disabled';
 
 /** How {@link registerAqm} hooked into logs. */
-export type LogsSetup = 'created-provider' | 'existing-provider' | 'unavailable' | 'disabled';
+export type LogsSetup =
+  /** No logger provider was registered: one with an {@link AqmLogRecordProcessor} was created and registered. */
+  | 'created-provider'
+  /** An {@link AqmLogRecordProcessor} was added to the logger provider the app (or the NodeSDK) registered. */
+  | 'added-to-provider'
+  /** A logger provider is registered but does not let processors be added; see the warning in `diag`. */
+  | 'existing-provider'
+  /** No logger provider is registered, and `@opentelemetry/sdk-logs` or `@opentelemetry/api-logs` is not installed. */
+  | 'unavailable'
+  /** Not asked for (`logs: false`), or nothing was set up (turned off, not configured). */
+  | 'disabled';
 
 /** What {@link registerAqm} returns. */
 export interface AqmRegistration {
@@ -144,10 +155,27 @@ function createTracing(processor: AqmSpanProcessor): { setup: TracingSetup; undo
   };
 }
 
-/** Sets up a global LoggerProvider that joins gen_ai.* log records, when possible. */
+/**
+ * Joins gen_ai.* log records to their traces: adds an AqmLogRecordProcessor to the registered
+ * LoggerProvider (the NodeSDK's, say), or registers one with it when none is, when possible.
+ */
 function setUpLogs(processor: AqmSpanProcessor): { setup: LogsSetup; undo?: Undo } {
+  const existing = registeredLoggerProvider();
+  if (existing !== undefined) {
+    const remove = addLogProcessor(existing, new AqmLogRecordProcessor(processor));
+    if (remove !== undefined) return { setup: 'added-to-provider', undo: async () => remove() };
+    // Said through diag only: it matters only if an instrumentation sends content as log records,
+    // and then the content-loss warning says so on stderr.
+    aqmDiag.warn(
+      'registerAqm: the registered LoggerProvider does not let log record processors be added (it is not ' +
+        "@opentelemetry/sdk-logs' LoggerProvider), so gen_ai.* log records (the content of " +
+        '@opentelemetry/instrumentation-openai) are not joined to their traces. Create it with ' +
+        '`new AqmLogRecordProcessor(aqm.processor)` among its processors.',
+    );
+    return { setup: 'existing-provider' };
+  }
   interface LogsApi {
-    logs: { getLoggerProvider(): object; setGlobalLoggerProvider(provider: object): object; disable(): void };
+    logs: { setGlobalLoggerProvider(provider: object): object; disable(): void };
   }
   interface SdkLogs {
     LoggerProvider: new (config: { processors: object[] }) => { shutdown(): Promise<void> };
@@ -155,15 +183,6 @@ function setUpLogs(processor: AqmSpanProcessor): { setup: LogsSetup; undo?: Undo
   const api = optionalRequire<LogsApi>('@opentelemetry/api-logs');
   const sdk = optionalRequire<SdkLogs>('@opentelemetry/sdk-logs');
   if (api === undefined || sdk === undefined) return { setup: 'unavailable' };
-  const current = api.logs.getLoggerProvider() as { _getDelegate?: unknown };
-  // Unset, the API hands out its ProxyLoggerProvider; a registered provider is returned as itself.
-  if (typeof current._getDelegate !== 'function') {
-    aqmDiag.info(
-      'registerAqm: a global LoggerProvider is already registered. To join gen_ai.* log records ' +
-        '(@opentelemetry/instrumentation-openai) to their traces, add `new AqmLogRecordProcessor(processor)` to its processors.',
-    );
-    return { setup: 'existing-provider' };
-  }
   const loggerProvider = new sdk.LoggerProvider({ processors: [new AqmLogRecordProcessor(processor)] });
   api.logs.setGlobalLoggerProvider(loggerProvider);
   return {
@@ -182,8 +201,9 @@ function setUpLogs(processor: AqmSpanProcessor): { setup: LogsSetup; undo?: Undo
  *   `NodeSDK`), an {@link AqmSpanProcessor} is added to it and nothing else changes.
  * - Otherwise a `NodeTracerProvider` (from `@opentelemetry/sdk-trace-node`) with the processor is
  *   created and registered, with the default context manager and propagator.
- * - Unless `logs: false`, when `@opentelemetry/sdk-logs` is installed and no logger provider is
- *   registered, a `LoggerProvider` with an {@link AqmLogRecordProcessor} is registered too.
+ * - Unless `logs: false`, an {@link AqmLogRecordProcessor} is added to the registered
+ *   `LoggerProvider` (the NodeSDK's: its exporters stay), or, when none is registered and
+ *   `@opentelemetry/sdk-logs` is installed, a `LoggerProvider` with it is registered.
  *
  * Throws when an option passed here is invalid (like the processor's constructor). When
  * `OTEL_SDK_DISABLED` or `AQM_DISABLED` is true, or the connection settings are missing from the

@@ -2,13 +2,17 @@ import { DiagLogLevel, diag, SpanKind, TraceFlags } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCEPT_LLM_LOG } from '../src/export/llm-log-sink.js';
 import { AqmLogRecordProcessor } from '../src/log-record-processor.js';
-import { buildTraceRecord } from '../src/mapping/build-record.js';
+import { buildTraceRecord, prepareTraceRecord } from '../src/mapping/build-record.js';
+import { CAPTURE_OFF_WARNING, resetContentLossState } from '../src/mapping/content-loss.js';
 import {
-  CAPTURE_OFF_WARNING,
-  CONTENT_LOSS_WARNING,
-  resetContentLossState,
-} from '../src/mapping/content-loss.js';
+  FORWARDER_NO_LOGS,
+  NO_AQM_LOG_PROCESSOR,
+  NO_LOGGER_PROVIDER,
+  TWO_API_LOGS_COPIES,
+  UNKNOWN_LOGS_SETUP,
+} from '../src/mapping/content-loss-advice.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
+import { withServiceAndStderr } from './export-helpers/stderr-setup.js';
 import { buildTrace, openAiLog, type SpanSpec } from './mapping-helpers/spans.js';
 
 const OPTIONS = { maxValueChars: 10_000 };
@@ -52,8 +56,9 @@ describe('content carried by log records that never arrive: one diag warning', (
     }
     const warnings = logger.at('warn').filter((line) => line.includes('instrumentation-openai'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(CONTENT_LOSS_WARNING);
-    for (const hint of ['logRecordProcessors', 'two', '@opentelemetry/api-logs', 'AqmLogRecordProcessor'])
+    // No logger provider is registered in this process.
+    expect(warnings[0]).toContain(NO_LOGGER_PROVIDER);
+    for (const hint of ['no LoggerProvider is registered', 'registerAqm()', 'logRecordProcessors'])
       expect(warnings[0]).toContain(hint);
   });
 
@@ -104,5 +109,89 @@ describe('content carried by log records that never arrive: one diag warning', (
     expect(logger.at('warn')).toHaveLength(1);
     expect(logger.at('warn')[0]).toContain(CAPTURE_OFF_WARNING);
     expect(logger.at('warn')[0]).toContain('captureMessageContent: true');
+  });
+});
+
+/** Registers `provider` as every copy of @opentelemetry/api-logs reads it (their shared global). */
+function registerLoggerProvider(provider: object | undefined): void {
+  const key = Symbol.for('io.opentelemetry.js.api.logs');
+  const holder = globalThis as Record<symbol, unknown>;
+  if (provider === undefined) delete holder[key];
+  else holder[key] = (version: number) => (version === 1 ? provider : undefined);
+}
+
+/** An sdk-logs LoggerProvider's inside, with these processors. */
+const sdkProvider = (processors: unknown[]) => ({ _sharedState: { processors } });
+
+describe('the explanation names the logs setup the process has, the cause and the fix', () => {
+  let logger: CaptureLogger;
+  beforeEach(() => {
+    resetContentLossState();
+    logger = new CaptureLogger();
+    diag.setLogger(logger, DiagLogLevel.WARN);
+  });
+  afterEach(() => {
+    diag.disable();
+    registerLoggerProvider(undefined);
+    resetContentLossState();
+  });
+
+  const aqmLogProcessor = new AqmLogRecordProcessor({ [ACCEPT_LLM_LOG]: () => {} } as never);
+  it.each([
+    ['no logger provider', undefined, NO_LOGGER_PROVIDER, 'OTEL_LOGS_EXPORTER=none'],
+    [
+      "NodeSDK's default logs setup: a provider with an OTLP exporter only",
+      sdkProvider([{ onEmit() {} }]),
+      NO_AQM_LOG_PROCESSOR,
+      'registerAqm()` after `sdk.start()',
+    ],
+    [
+      'a provider with an AqmLogRecordProcessor that no record reached: two copies of api-logs',
+      sdkProvider([aqmLogProcessor]),
+      TWO_API_LOGS_COPIES,
+      'npm ls @opentelemetry/api-logs',
+    ],
+    ['a provider this package cannot look into', { getLogger() {} }, UNKNOWN_LOGS_SETUP, 'two copies'],
+  ])('%s', (_label, provider, explanation, hint) => {
+    registerLoggerProvider(provider);
+    const built = buildTrace(openAiChatSpan());
+    buildTraceRecord(built.spans, built.logs, OPTIONS);
+    expect(logger.at('warn')).toEqual([expect.stringContaining(explanation)]);
+    expect(explanation).toContain(hint);
+  });
+
+  it('in the forwarder, says the app must export its log records there', () => {
+    registerLoggerProvider(sdkProvider([aqmLogProcessor])); // the forwarder's own process: irrelevant
+    const built = buildTrace(openAiChatSpan());
+    prepareTraceRecord(built.spans, built.logs, { ...OPTIONS, contentLoss: { receivesOtlp: true } });
+    expect(logger.at('warn')).toEqual([expect.stringContaining(FORWARDER_NO_LOGS)]);
+    expect(FORWARDER_NO_LOGS).toContain('OTEL_LOGS_EXPORTER');
+  });
+
+  it('tells the pipeline why each trace has no content, every time (it counts them)', () => {
+    const lost = buildTrace(openAiChatSpan());
+    const captureOff = buildTrace(openAiChatSpan([openAiLog('gen_ai.user.message', {})]));
+    const fine = buildTrace(openAiChatSpan([openAiLog('gen_ai.user.message', { content: 'hi' })]));
+    const why = (t: typeof lost) => prepareTraceRecord(t.spans, t.logs, OPTIONS)?.contentLoss;
+    expect([why(lost), why(lost), why(captureOff), why(fine)]).toEqual([
+      'no-log-records',
+      'no-log-records',
+      'capture-off',
+      undefined,
+    ]);
+  });
+});
+
+describe('without any logging set up', () => {
+  const setup = withServiceAndStderr();
+  beforeEach(() => resetContentLossState());
+  afterEach(() => resetContentLossState());
+
+  it('prints the explanation once on stderr (OTEL_LOG_LEVEL unset, no diag logger)', () => {
+    for (let i = 0; i < 3; i += 1) {
+      const built = buildTrace(openAiChatSpan());
+      buildTraceRecord(built.spans, built.logs, OPTIONS);
+    }
+    expect(setup.stderrLines()).toEqual([`@aqm/otel: ${NO_LOGGER_PROVIDER}\n`]);
   });
 });

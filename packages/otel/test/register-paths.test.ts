@@ -43,6 +43,35 @@ function globalProvider(): (TracerProvider & { forceFlush?: unknown }) | undefin
   return typeof delegate.forceFlush === 'function' ? delegate : undefined;
 }
 
+/** A chat span whose content goes on log records, as @opentelemetry/instrumentation-openai does it. */
+function llmCallWithLogRecords(question: string, answer: string): string {
+  const logger = logs.getLogger('@opentelemetry/instrumentation-openai');
+  return trace.getTracer('test').startActiveSpan(
+    'chat gpt-4o',
+    {
+      attributes: {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'gpt-4o',
+        'gen_ai.system': 'openai',
+      },
+    },
+    (span) => {
+      logger.emit({
+        eventName: 'gen_ai.user.message',
+        body: { content: question },
+        attributes: { 'gen_ai.system': 'openai' },
+      });
+      logger.emit({
+        eventName: 'gen_ai.choice',
+        body: { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer } },
+        attributes: { 'gen_ai.system': 'openai' },
+      });
+      span.end();
+      return span.spanContext().traceId;
+    },
+  );
+}
+
 describe('registerAqm', () => {
   it('creates and registers a NodeTracerProvider (and a LoggerProvider) when the app has none, and undoes it', async () => {
     expect(globalProvider()).toBeUndefined();
@@ -70,36 +99,7 @@ describe('registerAqm', () => {
 
   it('joins content log records (instrumentation-openai style) to their span through the LoggerProvider it set up', async () => {
     const aqm = registerAqm(aqmOptions(service));
-    const tracer = trace.getTracer('test');
-    const logger = logs.getLogger('@opentelemetry/instrumentation-openai');
-    const traceId = await tracer.startActiveSpan(
-      'chat gpt-4o',
-      {
-        attributes: {
-          'gen_ai.operation.name': 'chat',
-          'gen_ai.request.model': 'gpt-4o',
-          'gen_ai.system': 'openai',
-        },
-      },
-      (span) => {
-        logger.emit({
-          eventName: 'gen_ai.user.message',
-          body: { content: 'How do refunds work?' },
-          attributes: { 'gen_ai.system': 'openai' },
-        });
-        logger.emit({
-          eventName: 'gen_ai.choice',
-          body: {
-            index: 0,
-            finish_reason: 'stop',
-            message: { role: 'assistant', content: 'Within 30 days.' },
-          },
-          attributes: { 'gen_ai.system': 'openai' },
-        });
-        span.end();
-        return span.spanContext().traceId;
-      },
-    );
+    const traceId = await llmCallWithLogRecords('How do refunds work?', 'Within 30 days.');
     await aqm.processor.forceFlush();
     expect(service.acceptedTraces).toMatchObject([
       { traceId, prompt: 'How do refunds work?', response: 'Within 30 days.' },
@@ -145,12 +145,51 @@ describe('registerAqm', () => {
     await aqm.shutdown();
   });
 
-  it('leaves an existing LoggerProvider alone, and can skip logs', async () => {
-    logs.setGlobalLoggerProvider(new LoggerProvider());
-    const withExisting = registerAqm(aqmOptions(service));
-    expect(withExisting.logs).toBe('existing-provider');
-    expect(logger.at('info').some((m) => m.includes('AqmLogRecordProcessor'))).toBe(true);
-    await withExisting.shutdown();
+  it.each([
+    ["with processors of its own (NodeSDK's default logs setup)", true],
+    ['built without processors', false],
+  ])(
+    "adds its log processor to the app's registered LoggerProvider %s, keeps the app's, and takes it out at shutdown",
+    async (_label, withOwn) => {
+      const exported: string[] = [];
+      const own = {
+        onEmit: (record: { eventName?: string }) => void exported.push(record.eventName ?? ''),
+        forceFlush: () => Promise.resolve(),
+        shutdown: () => Promise.resolve(),
+      };
+      const provider = new LoggerProvider({ processors: withOwn ? [own] : [] });
+      logs.setGlobalLoggerProvider(provider);
+      const aqm = registerAqm(aqmOptions(service));
+      expect(aqm.logs).toBe('added-to-provider');
+      expect(logs.getLoggerProvider()).toBe(provider);
+
+      const traceId = await llmCallWithLogRecords('How do refunds work?', 'Within 30 days.');
+      await aqm.processor.forceFlush();
+      expect(service.acceptedTraces).toMatchObject([
+        { traceId, prompt: 'How do refunds work?', response: 'Within 30 days.' },
+      ]);
+      expect(exported).toEqual(withOwn ? ['gen_ai.user.message', 'gen_ai.choice'] : []);
+
+      const processors = (provider as unknown as { _sharedState: { processors: unknown[] } })._sharedState
+        .processors;
+      expect(processors).toHaveLength(withOwn ? 2 : 1);
+      await aqm.shutdown();
+      expect(processors).toHaveLength(withOwn ? 1 : 0);
+      // Out again: a record now reaches only the app's own processor.
+      await llmCallWithLogRecords('Anyone there?', 'No.');
+      expect(exported).toHaveLength(withOwn ? 4 : 0);
+      expect(service.acceptedTraces).toHaveLength(1);
+    },
+  );
+
+  it("says through diag why it cannot join a LoggerProvider that is not sdk-logs', and can skip logs", async () => {
+    logs.setGlobalLoggerProvider({ getLogger: () => logs.getLoggerProvider().getLogger('x') } as never);
+    const withOpaque = registerAqm(aqmOptions(service));
+    expect(withOpaque.logs).toBe('existing-provider');
+    expect(logger.at('warn').find((m) => m.includes('LoggerProvider'))).toContain(
+      '`new AqmLogRecordProcessor(aqm.processor)` among its processors',
+    );
+    await withOpaque.shutdown();
     logs.disable();
 
     const without = registerAqm({ ...aqmOptions(service), logs: false });

@@ -11,9 +11,9 @@ const globals = globalThis as Record<symbol, unknown>;
 let appRoot: string;
 let savedRegistry: unknown;
 
-/** An app folder whose node_modules holds its own copy of `id` at `version`. */
-function installInApp(id: string, version: string): void {
-  const dir = join(appRoot, 'node_modules', ...id.split('/'));
+/** An app folder whose node_modules (or that of the package folder `under`) holds a copy of `id` at `version`. */
+function installInApp(id: string, version: string, under = appRoot): void {
+  const dir = join(under, 'node_modules', ...id.split('/'));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: id, version, main: 'index.js' }));
   writeFileSync(join(dir, 'index.js'), 'module.exports = {};\n');
@@ -59,8 +59,45 @@ describe('duplicate copies of the OpenTelemetry API', () => {
     const logger = new CaptureLogger();
     reportDuplicateApis(logger, appRoot);
     expect(logger.at('warn')).toHaveLength(1);
-    expect(logger.at('warn')[0]).toContain(
-      'Two copies of @opentelemetry/api-logs are installed: 0.203.0 for the app',
+    expect(logger.at('warn')[0]).toMatch(
+      /^2 copies of @opentelemetry\/api-logs are installed: 0\.203\.0 \(the app\), 0\.223\.0 \(@aqm\/otel[,)]/,
+    );
+  });
+
+  it("finds the copies NodeSDK and the instrumentations' base package load, as `npm install @opentelemetry/api-logs` leaves them", () => {
+    // npm's layout after `npm install @opentelemetry/sdk-node@0.223.0 @opentelemetry/api-logs@0.223.1`:
+    // the app's copy on top, and the exact pins of sdk-node and instrumentation nested under each.
+    installInApp('@opentelemetry/api-logs', '0.223.1');
+    installInApp('@opentelemetry/sdk-node', '0.223.0');
+    installInApp('@opentelemetry/api-logs', '0.223.0', join(appRoot, 'node_modules/@opentelemetry/sdk-node'));
+    installInApp('@opentelemetry/instrumentation-openai', '0.21.0');
+    const openai = join(appRoot, 'node_modules/@opentelemetry/instrumentation-openai');
+    installInApp('@opentelemetry/instrumentation', '0.223.0', openai);
+    installInApp(
+      '@opentelemetry/api-logs',
+      '0.223.0',
+      join(openai, 'node_modules/@opentelemetry/instrumentation'),
+    );
+    const logger = new CaptureLogger();
+    reportDuplicateApis(logger, appRoot);
+    const [warning] = logger.at('warn');
+    expect(warning).toMatch(/^4 copies of @opentelemetry\/api-logs are installed: 0\.223\.1 \(the app\), /);
+    expect(warning).toContain(', 0.223.0 (@opentelemetry/sdk-node), ');
+    expect(warning).toContain(', 0.223.0 (@opentelemetry/instrumentation).');
+    expect(warning).toContain('silently go nowhere');
+    // The app does not name api-logs itself: a range let npm place the newer patch, and dedupe fixes it.
+    expect(warning).toContain('Fix: `npm dedupe`: it replaces the newer patch');
+    expect(warning?.length).toBeLessThan(1000); // printed whole on one stderr line
+
+    resetDuplicateCheckForTests();
+    writeFileSync(
+      join(appRoot, 'package.json'),
+      JSON.stringify({ dependencies: { '@opentelemetry/api-logs': '^0.223.1' } }),
+    );
+    const again = new CaptureLogger();
+    reportDuplicateApis(again, appRoot);
+    expect(again.at('warn')[0]).toContain(
+      'Fix: `npm install @opentelemetry/api-logs@0.223.0 @opentelemetry/sdk-logs@0.223.0`, the version @opentelemetry/instrumentation pins',
     );
   });
 

@@ -17,6 +17,7 @@ const EXAMPLES = [
   { name: 'existing-otel-setup', traces: 2, shown: 1 },
   { name: 'nodesdk-openai', traces: 2, shown: 1 },
   { name: 'otlp-forwarder', traces: 2, shown: 0 },
+  { name: 'nodesdk-keep-exporter', traces: 2, shown: 1 },
 ] as const;
 
 const RUN_TIMEOUT_MS = 60_000;

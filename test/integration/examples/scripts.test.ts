@@ -13,7 +13,12 @@ import { cleanEnv, printedTraces, ROOT, runCommand } from './run-node.js';
  * here as its README says: a script no test runs could stop working unnoticed (`pnpm app` of
  * otlp-forwarder once ran the app without its telemetry, so nothing reached the forwarder).
  */
-const RUN_HERE = ['nodesdk-openai start:cjs', 'otlp-forwarder app', 'zero-code app'];
+const RUN_HERE = [
+  'nodesdk-keep-exporter start:span-processors',
+  'nodesdk-openai start:cjs',
+  'otlp-forwarder app',
+  'zero-code app',
+];
 
 const RUN_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = RUN_TIMEOUT_MS + 10_000;
@@ -48,6 +53,22 @@ describe('example scripts', () => {
     );
     expect(scripts.sort()).toEqual(RUN_HERE);
   });
+
+  it(
+    'nodesdk-keep-exporter start:span-processors: AQM and the other OTLP backend both get every trace',
+    async () => {
+      const run = await runScript('nodesdk-keep-exporter', 'start:span-processors', cleanEnv());
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(
+        printedTraces(run.stdout)
+          .map((t) => t.prompt)
+          .sort(),
+      ).toEqual(['How early should I be at the airport?', 'Which documents do I need to fly to Canada?']);
+      expect(run.stdout).toContain('The other backend received 2 traces; 2 of them are the ones above.');
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   it(
     'nodesdk-openai start:cjs (CommonJS) runs offline and prints the 2 recorded traces',

@@ -26,6 +26,11 @@ export interface PipelineInternals {
    * in `env`. aqm-forwarder passes its own (its `--debug` flag has no variable).
    */
   debug?: DebugSink | false;
+  /**
+   * Set by aqm-forwarder, which receives spans and log records over OTLP: content lost for want of
+   * log records is then the sending app's to fix, and the warning says so.
+   */
+  receivesOtlp?: boolean;
 }
 
 /** `stats()` of {@link AqmSpanExporter} and {@link AqmSpanProcessor}. */
@@ -42,6 +47,12 @@ export interface AqmStats extends SenderStats {
   sampledOutTraces: number;
   /** Records `shouldExport` said no to. */
   filteredTraces: number;
+  /**
+   * Traces sent with an empty prompt and response because the spans of
+   * `@opentelemetry/instrumentation-openai` in them got no content: no `gen_ai.*` log record joined
+   * them, or the records carried none (content capture off). Said once on stderr too.
+   */
+  tracesWithoutContent: number;
   /** What `persistDir` holds and what went through it; absent when it is not set. */
   disk?: DiskStats;
 }
@@ -78,6 +89,7 @@ export function emptyStats(): AqmStats {
     skippedTraces: 0,
     sampledOutTraces: 0,
     filteredTraces: 0,
+    tracesWithoutContent: 0,
   };
 }
 

@@ -50,6 +50,8 @@ export class TracePipeline implements Pipeline {
   #skipped = 0;
   #sampledOut = 0;
   #filtered = 0;
+  /** Traces whose instrumentation-openai spans got no content (see `tracesWithoutContent`). */
+  #withoutContent = 0;
   #shutdownPromise: Promise<void> | undefined;
 
   constructor(options: ResolvedOptions, internals: PipelineInternals = {}) {
@@ -105,6 +107,7 @@ export class TracePipeline implements Pipeline {
       appVersion: options.appVersion,
       maxValueChars: options.maxValueChars,
       mask: options.mask,
+      contentLoss: { logger: this.#logger, receivesOtlp: internals.receivesOtlp === true },
     };
     this.#assembler = new TraceAssembler({
       traceIdleMs: options.traceIdleMs,
@@ -218,6 +221,7 @@ export class TracePipeline implements Pipeline {
       skippedTraces: this.#skipped,
       sampledOutTraces: this.#sampledOut,
       filteredTraces: this.#filtered,
+      tracesWithoutContent: this.#withoutContent,
     };
     if (this.#spill !== undefined) {
       stats.disk = this.#spill.stats();
@@ -281,6 +285,7 @@ export class TracePipeline implements Pipeline {
         this.#assembler.forget(group.traceId);
         return;
       }
+      if (pending.contentLoss !== undefined) this.#withoutContent += 1;
       // A full queue refuses the trace before the costly half of mapping: an outage must not
       // make every ended trace cost the app a record it will drop at once.
       const refused = this.#sender.refuseIfFull(pending.minBytes, group.traceId);

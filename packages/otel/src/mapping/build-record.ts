@@ -3,7 +3,7 @@ import type { MaskFunction } from '../privacy/mask.js';
 import { TextSanitizer } from '../privacy/text-sanitizer.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import { attempt } from './attempt.js';
-import { warnIfContentLost } from './content-loss.js';
+import { type ContentLoss, type ContentLossNotice, warnIfContentLost } from './content-loss.js';
 import type { MetadataValue } from './conventions/types.js';
 import { isoOf } from './iso-time.js';
 import type { LlmLogRecord } from './llm-log-record.js';
@@ -30,6 +30,8 @@ export interface RecordOptions {
    * attribute; a throwing mask blanks the value.
    */
   mask?: MaskFunction | undefined;
+  /** Where the one-time warning about content lost for want of log records goes. */
+  contentLoss?: ContentLossNotice;
 }
 
 /** What a trace whose metadata cannot be read contributes (shared: it is only iterated). */
@@ -103,6 +105,8 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
 export interface PendingRecord {
   /** A lower bound of the record's JSON bytes (see {@link recordSizeFloor}). */
   minBytes: number;
+  /** Why the record goes out with no content: its instrumentation-openai spans got none. */
+  contentLoss: ContentLoss | undefined;
   /** Builds the record; `undefined` only if something unreadable made it fail as a whole. */
   build(): EvaluationTrace | undefined;
 }
@@ -126,8 +130,9 @@ export function prepareTraceRecord(
     const nowMs = Date.now();
     const trace = structureTrace(spans, logs, nowMs);
     if (trace === undefined) return undefined;
-    attempt(() => warnIfContentLost(trace), undefined);
+    const contentLoss = attempt(() => warnIfContentLost(trace, options.contentLoss), undefined);
     return {
+      contentLoss,
       minBytes: recordSizeFloor(trace, options.maxValueChars, options.mask !== undefined),
       build: () => attempt(() => assemble(trace, options, nowMs), undefined),
     };

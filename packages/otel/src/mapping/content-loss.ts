@@ -1,13 +1,37 @@
-import { aqmDiag } from '../diag.js';
+import type { DiagLogger } from '@opentelemetry/api';
+import { alert, aqmDiag } from '../diag.js';
+import { CAPTURE_OFF_WARNING, noLogsExplanation } from './content-loss-advice.js';
 import { scopeName } from './conventions/read-helpers.js';
 import { promptOf, responseOf } from './record-content.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
 
+export { CAPTURE_OFF_WARNING } from './content-loss-advice.js';
+
 /** The instrumentation that puts message content on log records rather than on its spans. */
 const LOG_CONTENT_SCOPE = '@opentelemetry/instrumentation-openai';
 /** The Anthropic SDK's own spans (`@anthropic-ai/sdk` ≥ 0.134); other platforms' clients add `.<platform>`. */
 const ANTHROPIC_SDK_SCOPE = 'com.anthropic.sdk.typescript';
+
+/** The text of the warning when the Anthropic SDK's own spans arrive without content. */
+export const ANTHROPIC_METADATA_ONLY_WARNING =
+  "Spans of the Anthropic SDK's own OpenTelemetry tracing (@anthropic-ai/sdk, scope " +
+  `${ANTHROPIC_SDK_SCOPE}) arrive without prompt or response: its traces content mode is ` +
+  "'metadata_only' by default, so these traces are sent with an empty prompt and response. Fix: " +
+  "`new Anthropic({ openTelemetry: { traces: { contentMode: 'content' } } })`, or set " +
+  'ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content (read only by a client given no ' +
+  '`openTelemetry` option).';
+
+/** Why a trace's model call has no content: no log record joined it, or its records carry none. */
+export type ContentLoss = 'no-log-records' | 'capture-off';
+
+/** Where the warning goes, and which explanation fits. */
+export interface ContentLossNotice {
+  /** The pipeline's logger; the package's own one prints on stderr when no logging is set up. */
+  logger?: DiagLogger;
+  /** Set by aqm-forwarder: the spans came over OTLP, so the app must export its log records too. */
+  receivesOtlp?: boolean;
+}
 
 interface ContentLossState {
   /** A `gen_ai.*` log record reached an AqmLogRecordProcessor. */
@@ -34,35 +58,6 @@ export function noteContentLogRecord(): void {
   state().logSeen = true;
 }
 
-/** The text of the warning: what was seen, the likely causes, the fix. */
-export const CONTENT_LOSS_WARNING =
-  'Spans of @opentelemetry/instrumentation-openai arrive without prompt or response, and no gen_ai log ' +
-  'record has reached an AqmLogRecordProcessor: that instrumentation sends message content as log ' +
-  'records, so these traces are sent with an empty prompt and response. Likely causes: no logger ' +
-  'provider is registered; NodeSDK was started without `logRecordProcessors`; or the app has two ' +
-  'copies of @opentelemetry/api-logs, one registered and one used by the instrumentation (check ' +
-  '`npm ls @opentelemetry/api-logs`). Fix: `const processor = new AqmSpanProcessor(); new NodeSDK({ ' +
-  'spanProcessors: [processor], logRecordProcessors: [new AqmLogRecordProcessor(processor)], ' +
-  'instrumentations: [new OpenAIInstrumentation({ captureMessageContent: true })] })`, or ' +
-  '`registerAqm()`, which registers both providers, and one version of @opentelemetry/api-logs. ' +
-  'An app that sends OTLP to @aqm/forwarder must export its logs too (OTEL_LOGS_EXPORTER=otlp).';
-
-/** The text of the warning when log records arrive, but without content. */
-export const CAPTURE_OFF_WARNING =
-  'Spans of @opentelemetry/instrumentation-openai arrive with their log records but without prompt or ' +
-  'response: its message content capture is off (the default), so these traces are sent with an empty ' +
-  'prompt and response. Fix: `new OpenAIInstrumentation({ captureMessageContent: true })`, or set ' +
-  'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true.';
-
-/** The text of the warning when the Anthropic SDK's own spans arrive without content. */
-export const ANTHROPIC_METADATA_ONLY_WARNING =
-  "Spans of the Anthropic SDK's own OpenTelemetry tracing (@anthropic-ai/sdk, scope " +
-  `${ANTHROPIC_SDK_SCOPE}) arrive without prompt or response: its traces content mode is ` +
-  "'metadata_only' by default, so these traces are sent with an empty prompt and response. Fix: " +
-  "`new Anthropic({ openTelemetry: { traces: { contentMode: 'content' } } })`, or set " +
-  'ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content (read only by a client given no ' +
-  '`openTelemetry` option).';
-
 function isAnthropicSdkSpan(view: SpanView): boolean {
   const scope = scopeName(view);
   return scope === ANTHROPIC_SDK_SCOPE || scope.startsWith(`${ANTHROPIC_SDK_SCOPE}.`);
@@ -77,36 +72,53 @@ function hasContent(view: SpanView): boolean {
  * any: beside an instrumentation that records the content (OpenInference, Traceloop), the SDK's
  * own metadata-only spans lose nothing.
  */
-function warnIfAnthropicMetadataOnly(trace: TraceStructure, current: ContentLossState): void {
+function warnIfAnthropicMetadataOnly(
+  trace: TraceStructure,
+  current: ContentLossState,
+  logger: DiagLogger,
+): void {
   if (current.warnedAnthropicMetadataOnly === true) return;
   if (!trace.modelCalls.some(isAnthropicSdkSpan) || trace.modelCalls.some(hasContent)) return;
   current.warnedAnthropicMetadataOnly = true;
-  aqmDiag.warn(ANTHROPIC_METADATA_ONLY_WARNING);
+  alert(logger, 'warn', 'anthropic-metadata-only', ANTHROPIC_METADATA_ONLY_WARNING);
 }
 
-/**
- * Says once, through `diag`, that content is being lost: the trace has a model call of
- * `@opentelemetry/instrumentation-openai` with no content of its own and no joined log record,
- * and no `gen_ai.*` log record ever reached an `AqmLogRecordProcessor` in this process. And,
- * once, when its log records do arrive but carry no content (capture off). And, once, when the
- * Anthropic SDK's own spans carry no content (its default content mode).
- */
-export function warnIfContentLost(trace: TraceStructure): void {
-  const current = state();
-  warnIfAnthropicMetadataOnly(trace, current);
-  if (current.warned && current.warnedCaptureOff) return;
+/** Why a model call of `@opentelemetry/instrumentation-openai` in the trace has no content, if one has none. */
+export function contentLossOf(trace: TraceStructure): ContentLoss | undefined {
   for (const view of trace.modelCalls) {
     if (scopeName(view) !== LOG_CONTENT_SCOPE) continue;
     if (promptOf(view) !== undefined || responseOf(view) !== undefined) continue;
-    if (view.logs.length === 0 && !current.logSeen && !current.warned) {
-      current.warned = true;
-      aqmDiag.warn(CONTENT_LOSS_WARNING);
-    } else if (view.logs.length > 0 && !current.warnedCaptureOff) {
-      current.warnedCaptureOff = true;
-      aqmDiag.warn(CAPTURE_OFF_WARNING);
-    }
-    return;
+    return view.logs.length === 0 ? 'no-log-records' : 'capture-off';
   }
+  return undefined;
+}
+
+/**
+ * Says once per process, on stderr when no logging is set up (as delivery failures are), that
+ * content is being lost, with the cause this process shows and the fix: the trace has a model call
+ * of `@opentelemetry/instrumentation-openai` with no content of its own and no joined log record,
+ * and no `gen_ai.*` log record ever reached an `AqmLogRecordProcessor` (or the forwarder). And,
+ * once, when its log records do arrive but carry no content (capture off), or when the Anthropic
+ * SDK's own spans carry none (its default content mode). Returns why the trace
+ * has no content, for the pipeline's count.
+ */
+export function warnIfContentLost(
+  trace: TraceStructure,
+  notice: ContentLossNotice = {},
+): ContentLoss | undefined {
+  const current = state();
+  const logger = notice.logger ?? aqmDiag;
+  warnIfAnthropicMetadataOnly(trace, current, logger);
+  const loss = contentLossOf(trace);
+  if (loss === undefined) return undefined;
+  if (loss === 'no-log-records' && !current.logSeen && !current.warned) {
+    current.warned = true;
+    alert(logger, 'warn', 'content-lost', noLogsExplanation(notice.receivesOtlp === true));
+  } else if (loss === 'capture-off' && !current.warnedCaptureOff) {
+    current.warnedCaptureOff = true;
+    alert(logger, 'warn', 'content-capture-off', CAPTURE_OFF_WARNING);
+  }
+  return loss;
 }
 
 /** Forgets what was seen and said (tests). */

@@ -1,45 +1,14 @@
-import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { DiagLogger } from '@opentelemetry/api';
+import { alert } from '../diag.js';
+import { reportApiLogsCopies } from './duplicate-api-logs.js';
+import { type Copy, copyOf, requireFrom } from './package-copy.js';
 
 /** Where every copy of `@opentelemetry/api` 1.x registers its globals, with the version that did. */
 const API_GLOBALS = Symbol.for('opentelemetry.js.api.1');
 
-/** A copy of a package: its folder (real path) and version. */
-interface Copy {
-  dir: string;
-  version: string;
-}
-
 const fromHere = createRequire(import.meta.url);
 let checked = false;
-
-/** The folder and version of the copy `require` resolves `id` to, or `undefined`. */
-function copyOf(require: NodeJS.Require, id: string): Copy | undefined {
-  let entry: string;
-  try {
-    entry = require.resolve(id);
-  } catch {
-    return undefined;
-  }
-  // The entry lies somewhere inside the package: walk up to its package.json.
-  for (let dir = dirname(entry), depth = 0; depth < 8; dir = dirname(dir), depth += 1) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-        name?: unknown;
-        version?: unknown;
-      };
-      if (manifest.name === id) {
-        return { dir: realpathSync(dir), version: String(manifest.version) };
-      }
-    } catch {
-      // No package.json here: keep walking up.
-    }
-    if (dirname(dir) === dir) break;
-  }
-  return undefined;
-}
 
 function fix(id: string): string {
   return (
@@ -48,26 +17,22 @@ function fix(id: string): string {
   );
 }
 
-/** Two copies of `id` (ours and the app's): spans or log records may silently go nowhere. */
-function compareWithApp(
-  logger: DiagLogger,
-  id: string,
-  alwaysHarmful: boolean,
-  appRoot: string,
-): Copy | undefined {
+/** Two copies of @opentelemetry/api (ours and the app's): spans may silently go nowhere. */
+function compareWithApp(logger: DiagLogger, appRoot: string): Copy | undefined {
+  const id = '@opentelemetry/api';
   const ours = copyOf(fromHere, id);
   if (ours === undefined) return undefined;
-  const app = copyOf(createRequire(join(appRoot, 'package.json')), id);
+  const app = copyOf(requireFrom(appRoot), id);
   if (app === undefined || app.dir === ours.dir) return ours;
-  const harmful = alwaysHarmful || app.version !== ours.version;
+  const harmful = app.version !== ours.version;
   const message =
     `Two copies of ${id} are installed: ${app.version} for the app (${app.dir}) and ${ours.version} for ` +
     `@aqm/otel (${ours.dir}). ` +
     (harmful
-      ? 'Spans or log records created through one copy can silently miss what is registered through the other. '
+      ? 'Spans created through one copy can silently miss what is registered through the other. '
       : 'They share their globals, so this works, but only by luck of matching versions. ') +
     fix(id);
-  if (harmful) logger.warn(message);
+  if (harmful) alert(logger, 'warn', 'duplicate:api', message);
   else logger.info(message);
   return ours;
 }
@@ -89,15 +54,17 @@ function compareWithRegistry(logger: DiagLogger, ours: Copy): void {
         'spans go nowhere and registerAqm() cannot join the provider. '
       : '') +
     fix('@opentelemetry/api');
-  if (blind) logger.warn(message);
+  if (blind) alert(logger, 'warn', 'duplicate:api-registry', message);
   else logger.info(message);
 }
 
 /**
- * Reports, once per process and through `diag`, duplicate copies of `@opentelemetry/api` or
- * `@opentelemetry/api-logs` (the one the app resolves from `appRoot`, and ours), with the fix. The API's global registry is
- * checked once the app's synchronous setup has run, since a provider is usually registered right
- * after the processor is created. Cheap (a few file reads, once) and never throws.
+ * Reports, once per process, duplicate copies of `@opentelemetry/api` (the one the app resolves
+ * from `appRoot`, and ours) and of `@opentelemetry/api-logs` (see {@link reportApiLogsCopies}), with
+ * the fix: through `logger`, and on stderr when no logging is set up (see `alert`) for the copies
+ * that lose data. The API's global registry is checked once the app's synchronous setup has run,
+ * since a provider is usually registered right after the processor is created. Cheap (a few file
+ * reads, once) and never throws.
  *
  * @example
  * reportDuplicateApis(aqmDiag);
@@ -106,8 +73,8 @@ export function reportDuplicateApis(logger: DiagLogger, appRoot: string = proces
   if (checked) return;
   checked = true;
   try {
-    const api = compareWithApp(logger, '@opentelemetry/api', false, appRoot);
-    compareWithApp(logger, '@opentelemetry/api-logs', true, appRoot);
+    const api = compareWithApp(logger, appRoot);
+    reportApiLogsCopies(logger, appRoot);
     if (api !== undefined) {
       const later = setImmediate(() => {
         try {
