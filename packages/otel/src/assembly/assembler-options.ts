@@ -32,6 +32,11 @@ export interface AssemblerOptions {
   maxValueChars?: number;
   /** Past this many bytes held by open traces, the oldest are completed as they are (default: no bound). */
   maxOpenBytes?: number;
+  /**
+   * Model calls whose span has started and not ended that are remembered (default `maxOpenTraces`);
+   * past it the oldest is forgotten (said once). See `TraceAssembler.modelCallStarted`.
+   */
+  maxOpenModelCalls?: number;
   /** Told (synchronously, never throwing into the assembler) what the app should hear of once. */
   onNotice?: (kind: AssemblerNotice, message: string) => void;
 }
@@ -49,6 +54,8 @@ export interface AssemblerStats {
   droppedLogs: number;
   /** Times `onComplete` threw. */
   callbackErrors: number;
+  /** Model calls recorded with their span still open (it had not ended when the trace completed). */
+  unfinishedCalls: number;
   /** Estimated bytes held by open traces. */
   openTraceBytes: number;
   /** Open traces completed early because of `maxOpenBytes`. */
@@ -75,4 +82,4 @@ export function checkInteger(name: string, value: unknown, min: number): number 
 }
 
 /** What the assembler tells its owner about: spans it could not put in a trace's record. */
-export type AssemblerNotice = 'max-spans' | 'open-bytes' | 'late-spans';
+export type AssemblerNotice = 'max-spans' | 'open-bytes' | 'late-spans' | 'unfinished-calls' | 'open-calls';
