@@ -2,12 +2,13 @@ import { ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AssemblerNotice } from '../src/assembly/assembler-options.js';
+import { UNFINISHED_CALL_WAIT_MS } from '../src/assembly/assembler-options.js';
 import { TraceAssembler, type TraceGroup } from '../src/assembly/trace-assembler.js';
 import type { ReadableSpan } from '../src/sdk-types.js';
 
 // The assembler's side of unfinished model calls: a trace whose root ends while a call it was told
-// of (`modelCallStarted`) is open waits for it until traceIdleMs, a flush or an eviction, then
-// takes the span as it is. Real SDK spans; the idle timer on vitest's fake clock.
+// of (`modelCallStarted`) is open waits for it (30 s, or traceIdleMs when longer), a flush or an
+// eviction, then takes the span as it is. Real SDK spans; the idle timer on vitest's fake clock.
 const provider = new BasicTracerProvider();
 const CHAT = { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'm' };
 
@@ -60,11 +61,21 @@ describe('TraceAssembler: model calls still open at their root’s end', () => {
     expect(notices).toEqual([]);
   });
 
-  it('never ends: completes at traceIdleMs with the span as it was, failed, and says so', () => {
+  it('a long answer (a stream handed back by the request) that ends after traceIdleMs: still a success', () => {
+    const { groups, notices, request } = setUp();
+    const { app, call, end } = request();
+    end(app);
+    vi.advanceTimersByTime(UNFINISHED_CALL_WAIT_MS - 1);
+    end(call);
+    expect(groups.map((group) => [group.reason, group.spans.length])).toEqual([['root-ended', 2]]);
+    expect(notices).toEqual([]);
+  });
+
+  it('never ends: completes after UNFINISHED_CALL_WAIT_MS with the span as it was, failed, and says so', () => {
     const { assembler, groups, notices, request } = setUp();
     const { app, end } = request();
     end(app);
-    vi.advanceTimersByTime(999);
+    vi.advanceTimersByTime(UNFINISHED_CALL_WAIT_MS - 1);
     expect(groups).toHaveLength(0);
     vi.advanceTimersByTime(1);
     expect(groups.map((group) => group.reason)).toEqual(['idle']);
@@ -74,13 +85,25 @@ describe('TraceAssembler: model calls still open at their root’s end', () => {
     expect(unfinished?.status).toEqual({
       code: SpanStatusCode.ERROR,
       message:
-        "The model call's span had not ended when its trace was recorded, 1000 ms after the trace's root span " +
+        "The model call's span had not ended when its trace was recorded, 30000 ms after the trace's root span " +
         'ended: the call probably failed and its instrumentation did not end the span.',
     });
     expect(unfinished?.endTime).not.toEqual([0, 0]);
     expect(notices.map(([kind]) => kind)).toEqual(['unfinished-calls']);
     expect(notices[0]?.[1]).toContain('(instrumentation llm-instrumentation)');
-    expect(assembler.stats().unfinishedCalls).toBe(1);
+    expect(assembler.stats()).toMatchObject({ unfinishedCalls: 1, openModelCalls: 0 });
+  });
+
+  it('a call that ends after its trace went without waiting (root still open) is forgotten too', () => {
+    const { assembler, groups, request } = setUp();
+    const { app, call, end, traceId } = request();
+    const query = provider.getTracer('app').startSpan('db query', {}, trace.setSpan(ROOT_CONTEXT, app));
+    end(query);
+    vi.advanceTimersByTime(1000); // idle with its root still open: nothing is waited for
+    expect(groups.map((group) => [group.traceId, group.reason])).toEqual([[traceId, 'idle']]);
+    expect(assembler.stats().openModelCalls).toBe(1);
+    end(call); // late: not in any record, and no longer remembered
+    expect(assembler.stats()).toMatchObject({ openModelCalls: 0, lateSpans: 1 });
   });
 
   it('keeps a status the instrumentation already set', () => {

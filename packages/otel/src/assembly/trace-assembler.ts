@@ -11,6 +11,7 @@ import {
   describeValue,
   LOG_ONLY_WAIT_MS,
   type TraceGroup,
+  UNFINISHED_CALL_WAIT_MS,
 } from './assembler-options.js';
 import { IdleTimer } from './idle-timer.js';
 import { lateSpansNotice, maxSpansNotice, OpenBytes, openBytesNotice } from './open-bytes.js';
@@ -47,6 +48,7 @@ export class TraceAssembler {
   #maxSpansNoticed = false;
   readonly #timer: IdleTimer;
   readonly #calls: OpenModelCalls;
+  readonly #heldWaitMs: number;
   #unfinishedCalls = 0;
   #lateSpans = 0;
   #lateLogs = 0;
@@ -83,6 +85,10 @@ export class TraceAssembler {
     this.#calls = new OpenModelCalls(
       checkInteger('maxOpenModelCalls', options.maxOpenModelCalls ?? this.#maxOpen, 1),
     );
+    this.#heldWaitMs = Math.max(
+      this.#idleMs,
+      checkInteger('unfinishedCallWaitMs', options.unfinishedCallWaitMs ?? UNFINISHED_CALL_WAIT_MS, 1),
+    );
     this.#onNotice = options.onNotice ?? (() => {});
     this.#onComplete = options.onComplete;
     this.#now = options.now ?? Date.now;
@@ -107,6 +113,7 @@ export class TraceAssembler {
     const now = this.#now();
     const rootsEnded: OpenTrace[] = [];
     for (const span of spans) {
+      if (this.#calls.size > 0) this.#calls.ended(span);
       let traceId: string;
       try {
         traceId = span.spanContext().traceId;
@@ -125,7 +132,6 @@ export class TraceAssembler {
       }
       entry.spans.push(this.#bytes.holdSpan(entry, span));
       entry.lastActivityMs = now;
-      if (this.#calls.size > 0) this.#calls.ended(span);
       if (!entry.rootEnded && isLocalRoot(span)) {
         entry.rootEnded = true;
         rootsEnded.push(entry);
@@ -223,6 +229,7 @@ export class TraceAssembler {
       droppedLogs: this.#droppedLogs,
       callbackErrors: this.#callbackErrors,
       unfinishedCalls: this.#unfinishedCalls,
+      openModelCalls: this.#calls.size,
       openTraceBytes: this.#bytes.total,
       evictedForBytes: this.#bytes.evicted,
     };
@@ -293,6 +300,7 @@ export class TraceAssembler {
   }
 
   #deadline(entry: OpenTrace): number {
+    if (entry.heldSinceMs !== undefined) return entry.lastActivityMs + this.#heldWaitMs;
     return (
       entry.lastActivityMs +
       (entry.spans.length > 0 ? this.#idleMs : Math.max(this.#idleMs, LOG_ONLY_WAIT_MS))
