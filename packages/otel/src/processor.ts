@@ -1,7 +1,8 @@
-import { TraceFlags } from '@opentelemetry/api';
+import { type Span, TraceFlags } from '@opentelemetry/api';
 import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
 import type { AqmStats, Pipeline, PipelineInternals } from './export/pipeline-types.js';
 import type { LlmLogRecord } from './mapping/llm-log-record.js';
+import { setsKindAfterStart, startsAsModelCall } from './mapping/model-call-at-start.js';
 import type { AqmOtelOptions } from './options.js';
 import type { ReadableSpan, SpanProcessor } from './sdk-types.js';
 import { createPipeline } from './setup/create-pipeline.js';
@@ -35,8 +36,23 @@ export class AqmSpanProcessor implements SpanProcessor, LlmLogSink {
     return this.#pipeline.enabled;
   }
 
-  /** Nothing to do when a span starts. */
-  onStart(): void {}
+  /**
+   * Remembers a span that starts as a model call, or from an instrumentation that sets its kind
+   * just after (OpenInference); a few lookups and nothing else for any other span: OpenInference and Traceloop end a call's span only when it succeeds, so a failed
+   * call's span never comes to `onEnd`. Its trace waits for it when its root ends, and is recorded
+   * as an error with the span as it is when it never ends. Synchronous, never throws.
+   */
+  onStart(span: Span): void {
+    try {
+      const attributes = (span as Partial<ReadableSpan>).attributes;
+      if (attributes === undefined || attributes === null) return;
+      if (!startsAsModelCall(attributes) && !setsKindAfterStart(span as Partial<ReadableSpan>)) return;
+      if ((span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    } catch {
+      return; // not a span we can read: never the app's problem
+    }
+    this.#pipeline.modelCallStarted(span as unknown as ReadableSpan);
+  }
 
   /**
    * Takes an ended, sampled span into its trace. Synchronous: never waits on the network.

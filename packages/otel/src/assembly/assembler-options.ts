@@ -32,6 +32,16 @@ export interface AssemblerOptions {
   maxValueChars?: number;
   /** Past this many bytes held by open traces, the oldest are completed as they are (default: no bound). */
   maxOpenBytes?: number;
+  /**
+   * Model calls whose span has started and not ended that are remembered (default `maxOpenTraces`);
+   * past it the oldest is forgotten (said once). See `TraceAssembler.modelCallStarted`.
+   */
+  maxOpenModelCalls?: number;
+  /**
+   * How long a trace whose root ended waits for a model call still open (at least `traceIdleMs`;
+   * default {@link UNFINISHED_CALL_WAIT_MS}) before it is recorded with the call as it is.
+   */
+  unfinishedCallWaitMs?: number;
   /** Told (synchronously, never throwing into the assembler) what the app should hear of once. */
   onNotice?: (kind: AssemblerNotice, message: string) => void;
 }
@@ -49,6 +59,10 @@ export interface AssemblerStats {
   droppedLogs: number;
   /** Times `onComplete` threw. */
   callbackErrors: number;
+  /** Model calls recorded with their span still open (it had not ended when the trace completed). */
+  unfinishedCalls: number;
+  /** Spans remembered as model calls that have started and not ended (see `modelCallStarted`). */
+  openModelCalls: number;
   /** Estimated bytes held by open traces. */
   openTraceBytes: number;
   /** Open traces completed early because of `maxOpenBytes`. */
@@ -60,6 +74,12 @@ export interface AssemblerStats {
  * seconds); a trace known only from logs waits at least this long for its spans.
  */
 export const LOG_ONLY_WAIT_MS = 30_000;
+/**
+ * A stream handed back by the request (a Next.js route returning the model's stream) outlives its
+ * root span by as long as the model takes to answer: a trace waiting for a model call gives it
+ * this long before taking it for failed, so a long answer is not recorded as an error.
+ */
+export const UNFINISHED_CALL_WAIT_MS = 30_000;
 export const DEFAULT_MAX_LOGS_PER_TRACE = 1000;
 export const DEFAULT_RECENT_TRACE_IDS = 10_000;
 
@@ -75,4 +95,4 @@ export function checkInteger(name: string, value: unknown, min: number): number 
 }
 
 /** What the assembler tells its owner about: spans it could not put in a trace's record. */
-export type AssemblerNotice = 'max-spans' | 'open-bytes' | 'late-spans';
+export type AssemblerNotice = 'max-spans' | 'open-bytes' | 'late-spans' | 'unfinished-calls' | 'open-calls';

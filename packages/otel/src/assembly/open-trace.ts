@@ -10,6 +10,11 @@ export interface OpenTrace {
   lastActivityMs: number;
   /** Whether its local root span has arrived (completion is due at the end of the current call). */
   rootEnded: boolean;
+  /**
+   * When its root ended while a model call of it was still open (clock of the assembler): it waits
+   * for those calls, and is recorded with them as they are if it completes first.
+   */
+  heldSinceMs?: number;
   /** Estimated bytes its spans and logs hold (see `OpenBytes`). */
   bytes: number;
 }

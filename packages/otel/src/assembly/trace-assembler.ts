@@ -11,9 +11,11 @@ import {
   describeValue,
   LOG_ONLY_WAIT_MS,
   type TraceGroup,
+  UNFINISHED_CALL_WAIT_MS,
 } from './assembler-options.js';
 import { IdleTimer } from './idle-timer.js';
 import { lateSpansNotice, maxSpansNotice, OpenBytes, openBytesNotice } from './open-bytes.js';
+import { OpenModelCalls, openCallsNotice, unfinishedCallsNotice } from './open-model-calls.js';
 import { isLocalRoot, type OpenTrace } from './open-trace.js';
 import { RecentIds } from './recent-ids.js';
 
@@ -45,6 +47,9 @@ export class TraceAssembler {
   readonly #onNotice: NonNullable<AssemblerOptions['onNotice']>;
   #maxSpansNoticed = false;
   readonly #timer: IdleTimer;
+  readonly #calls: OpenModelCalls;
+  readonly #heldWaitMs: number;
+  #unfinishedCalls = 0;
   #lateSpans = 0;
   #lateLogs = 0;
   #droppedLogs = 0;
@@ -77,6 +82,13 @@ export class TraceAssembler {
         : checkInteger('maxValueChars', options.maxValueChars, 1),
       options.maxOpenBytes === undefined ? undefined : checkInteger('maxOpenBytes', options.maxOpenBytes, 1),
     );
+    this.#calls = new OpenModelCalls(
+      checkInteger('maxOpenModelCalls', options.maxOpenModelCalls ?? this.#maxOpen, 1),
+    );
+    this.#heldWaitMs = Math.max(
+      this.#idleMs,
+      checkInteger('unfinishedCallWaitMs', options.unfinishedCallWaitMs ?? UNFINISHED_CALL_WAIT_MS, 1),
+    );
     this.#onNotice = options.onNotice ?? (() => {});
     this.#onComplete = options.onComplete;
     this.#now = options.now ?? Date.now;
@@ -91,7 +103,8 @@ export class TraceAssembler {
   /**
    * Adds ended spans. Traces they complete are handed to `onComplete` before this returns; a
    * root span completes its trace after the whole batch is added, so children listed after their
-   * root in the same batch are not lost.
+   * root in the same batch are not lost. A trace whose root ends while a model call of it is still
+   * open (see {@link TraceAssembler.modelCallStarted}) waits for that call's span instead.
    *
    * @example
    * assembler.addSpans([childSpan, rootSpan]); // onComplete runs once, reason 'root-ended'
@@ -100,6 +113,7 @@ export class TraceAssembler {
     const now = this.#now();
     const rootsEnded: OpenTrace[] = [];
     for (const span of spans) {
+      if (this.#calls.size > 0) this.#calls.ended(span);
       let traceId: string;
       try {
         traceId = span.spanContext().traceId;
@@ -121,14 +135,29 @@ export class TraceAssembler {
       if (!entry.rootEnded && isLocalRoot(span)) {
         entry.rootEnded = true;
         rootsEnded.push(entry);
+      } else if (entry.heldSinceMs !== undefined) {
+        rootsEnded.push(entry); // perhaps the call it waits for
       }
       if (entry.spans.length >= this.#maxSpans) this.#completeAtMaxSpans(entry);
       if (this.#bytes.over) this.#shedBytes();
     }
     for (const entry of rootsEnded) {
-      if (this.#open.get(entry.traceId) === entry) this.#complete(entry, 'root-ended');
+      if (this.#open.get(entry.traceId) !== entry) continue;
+      if (this.#calls.has(entry.traceId)) entry.heldSinceMs ??= now;
+      else this.#complete(entry, 'root-ended');
     }
     if (this.#open.size > 0) this.#timer.ensure(now + this.#idleMs);
+  }
+
+  /**
+   * Remembers a model call whose span just started (from `AqmSpanProcessor.onStart`), until the
+   * span ends. When its trace's root ends first, the trace waits for it; if the trace then
+   * completes without it (idle, flush, eviction), the record takes the span as it is, failed.
+   */
+  modelCallStarted(span: ReadableSpan): void {
+    if (this.#calls.started(span, span.spanContext().traceId) && this.#calls.forgotten === 1) {
+      this.#notice('open-calls', openCallsNotice(this.#calls.max));
+    }
   }
 
   /**
@@ -199,6 +228,8 @@ export class TraceAssembler {
       lateLogs: this.#lateLogs,
       droppedLogs: this.#droppedLogs,
       callbackErrors: this.#callbackErrors,
+      unfinishedCalls: this.#unfinishedCalls,
+      openModelCalls: this.#calls.size,
       openTraceBytes: this.#bytes.total,
       evictedForBytes: this.#bytes.evicted,
     };
@@ -269,6 +300,7 @@ export class TraceAssembler {
   }
 
   #deadline(entry: OpenTrace): number {
+    if (entry.heldSinceMs !== undefined) return entry.lastActivityMs + this.#heldWaitMs;
     return (
       entry.lastActivityMs +
       (entry.spans.length > 0 ? this.#idleMs : Math.max(this.#idleMs, LOG_ONLY_WAIT_MS))
@@ -287,11 +319,22 @@ export class TraceAssembler {
       return;
     }
     this.#recent.add(entry.traceId);
+    if (entry.heldSinceMs !== undefined) this.#addUnfinished(entry, entry.heldSinceMs);
     try {
       this.#onComplete({ traceId: entry.traceId, spans: entry.spans, logs: entry.logs, reason });
     } catch {
       this.#callbackErrors += 1;
     }
+  }
+
+  /** The model calls a held trace still waits for, added as they are (said, throttled by the owner). */
+  #addUnfinished(entry: OpenTrace, heldSinceMs: number): void {
+    const waitedMs = this.#now() - heldSinceMs;
+    const { spans, scopes } = this.#calls.takeUnfinished(entry.traceId, waitedMs);
+    if (spans.length === 0) return;
+    entry.spans.push(...spans);
+    this.#unfinishedCalls += spans.length;
+    this.#notice('unfinished-calls', unfinishedCallsNotice(entry.traceId, scopes, waitedMs));
   }
 
   #sweep(): void {

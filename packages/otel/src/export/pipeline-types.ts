@@ -67,6 +67,8 @@ export interface Pipeline {
   /** Calls `listener` when a request finds delivery impossible; returns the remover. */
   onBlocked(listener: (reason: string) => void): () => void;
   addSpans(spans: readonly ReadableSpan[]): Promise<DeliveryOutcome>[];
+  /** A model call's span started (the processor's `onStart`): its trace waits for it to end. */
+  modelCallStarted(span: ReadableSpan): void;
   sendNow(): void;
   addLog(log: LlmLogRecord): void;
   forceFlush(): Promise<void>;
@@ -118,6 +120,8 @@ export class DisabledPipeline implements Pipeline {
   addSpans(): Promise<DeliveryOutcome>[] {
     return [];
   }
+
+  modelCallStarted(): void {}
 
   sendNow(): void {}
 

@@ -113,6 +113,7 @@ export class TracePipeline implements Pipeline {
       traceIdleMs: options.traceIdleMs,
       maxSpansPerTrace: options.maxSpansPerTrace,
       maxOpenTraces: options.maxOpenTraces,
+      maxOpenModelCalls: options.maxOpenTraces,
       // Open traces count against the same bound as the queue: a root that never ends must not
       // let them grow past it.
       maxValueChars: options.maxValueChars,
@@ -162,6 +163,19 @@ export class TracePipeline implements Pipeline {
       this.#collector = previous;
     }
     return collected;
+  }
+
+  /**
+   * A model call's span started: a trace whose root ends before it waits for it, and is recorded
+   * with it as it is (failed) if it never ends. Synchronous, never throws.
+   */
+  modelCallStarted(span: ReadableSpan): void {
+    if (this.isShutdown) return;
+    try {
+      this.#assembler.modelCallStarted(span);
+    } catch (error) {
+      this.#reporter.report('assembler', 'error', `A started span could not be read: ${String(error)}`);
+    }
   }
 
   /** Sends every queued trace without waiting for its batch to fill (for a caller awaiting delivery). */
