@@ -60,6 +60,7 @@ describe.each(SOURCES)('%s: the real packages against the fake Messages API', (s
     const scenario = report.scenarios.find((entry) => entry.name === name);
     expect(scenario, 'the scenario ran').toBeDefined();
     expect(scenario?.question).toBe(QUESTIONS[name as keyof typeof QUESTIONS]);
+    expect(scenario?.failed, 'the app saw the call fail').toBe(name === 'failed call');
     expect(scenario?.stored, 'stored').not.toBeNull();
     expect(scenario?.stored?.prompt, 'prompt').toBe(scenario?.question);
     expect(scenario?.stored?.model, 'model').toBe(MODEL);
