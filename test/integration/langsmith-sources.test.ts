@@ -1,12 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { SCENARIO_NAMES } from '../fixtures/scenarios.mjs';
-import {
-  expectCleanRun,
-  expectRightRecord,
-  runSource,
-  SOURCE_RUN_TIMEOUT_MS,
-  type SourceRun,
-} from './recorded-source-run.js';
+import { describe, expect } from 'vitest';
+import { itRecordsTheFiveScenarios } from './recorded-source-run.js';
 
 // LangSmith in OTel mode (test/fixtures/langsmith): the real `langsmith` and `openai` packages,
 // `wrapOpenAI` or `traceable` runs made by hand, into the built @aqm/otel and the local service.
@@ -17,17 +10,11 @@ describe.each([
   ['langsmith-openai', 'before'],
   ['langsmith-traceable', 'before'],
 ])('%s, LangSmith awaited %s the request span ends', (source, when) => {
-  let run: SourceRun;
-  beforeAll(async () => {
-    run = await runSource('langsmith', source, { LANGSMITH_AWAIT: when });
-  }, SOURCE_RUN_TIMEOUT_MS + 10_000);
-
-  it('runs in OTel mode only: nothing on stderr, one trace per scenario, no connection beyond loopback', () => {
-    expectCleanRun(run);
-    expect(run.outbound).toEqual([]);
-  });
-
-  it.each(SCENARIO_NAMES)('%s: the question, the final text answer, the status, the model', (name) => {
-    expectRightRecord(run, name, 'gpt-4o-mini');
+  itRecordsTheFiveScenarios('langsmith', source, {
+    model: 'gpt-4o-mini',
+    env: { LANGSMITH_AWAIT: when },
+    cleanTitle:
+      'runs in OTel mode only: nothing on stderr, one trace per scenario, no connection beyond loopback',
+    alsoClean: (run) => expect(run.outbound).toEqual([]),
   });
 });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { QUESTIONS, SCENARIO_NAMES } from '../fixtures/scenarios.mjs';
 import { cleanEnv, ROOT, runNode } from './examples/run-node.js';
 
@@ -77,4 +77,34 @@ export function expectRightRecord(run: SourceRun, name: string, model: string): 
   expect(result.stored?.status, `${name}: status`).toBe(shouldFail ? 'error' : 'success');
   if (shouldFail) expect(result.stored?.errorMessage, `${name}: why`).toContain('fails on purpose');
   expect(result.stored?.model, `${name}: model`).toBe(model);
+}
+
+/**
+ * The tests of one source fixture, inside the caller's describe: it runs once (`runSource`), goes
+ * through cleanly (`expectCleanRun`, then `alsoClean` under `cleanTitle`), and each of the five
+ * scenarios has the right record (`expectRightRecord`, with `model`).
+ */
+export function itRecordsTheFiveScenarios(
+  fixture: string,
+  source: string,
+  options: {
+    model: string;
+    env?: Record<string, string>;
+    cleanTitle?: string;
+    alsoClean?: (run: SourceRun) => void;
+  },
+): void {
+  let run: SourceRun;
+  beforeAll(async () => {
+    run = await runSource(fixture, source, options.env);
+  }, SOURCE_RUN_TIMEOUT_MS + 10_000);
+
+  it(options.cleanTitle ?? 'runs cleanly: nothing on stderr, one trace per scenario', () => {
+    expectCleanRun(run);
+    options.alsoClean?.(run);
+  });
+
+  it.each(SCENARIO_NAMES)('%s: the question, the final text answer, the status, the model', (name) => {
+    expectRightRecord(run, name, options.model);
+  });
 }

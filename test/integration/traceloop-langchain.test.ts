@@ -1,12 +1,5 @@
-import { beforeAll, describe, it } from 'vitest';
-import { SCENARIO_NAMES } from '../fixtures/scenarios.mjs';
-import {
-  expectCleanRun,
-  expectRightRecord,
-  runSource,
-  SOURCE_RUN_TIMEOUT_MS,
-  type SourceRun,
-} from './recorded-source-run.js';
+import { describe } from 'vitest';
+import { itRecordsTheFiveScenarios } from './recorded-source-run.js';
 
 // Traceloop's LangChain instrumentation (test/fixtures/traceloop-langchain): the real
 // @traceloop/instrumentation-langchain, @langchain/core and @langchain/openai, into the built
@@ -14,16 +7,5 @@ import {
 // chain's runs are siblings under the app's request span.
 
 describe('traceloop-langchain', () => {
-  let run: SourceRun;
-  beforeAll(async () => {
-    run = await runSource('traceloop-langchain', 'traceloop-langchain');
-  }, SOURCE_RUN_TIMEOUT_MS + 10_000);
-
-  it('runs cleanly: nothing on stderr, one trace per scenario', () => {
-    expectCleanRun(run);
-  });
-
-  it.each(SCENARIO_NAMES)('%s: the question, the final text answer, the status, the model', (name) => {
-    expectRightRecord(run, name, 'gpt-4o-mini');
-  });
+  itRecordsTheFiveScenarios('traceloop-langchain', 'traceloop-langchain', { model: 'gpt-4o-mini' });
 });
