@@ -75,33 +75,3 @@ export class OpenBytes {
     return held.item;
   }
 }
-
-/** Said once: a trace reached `maxSpansPerTrace`. */
-export function maxSpansNotice(traceId: string, maxSpans: number): string {
-  return (
-    `Trace ${traceId} reached maxSpansPerTrace (${maxSpans}): it was sent as it was, and its later ` +
-    'spans are dropped (counted as late spans). Raise maxSpansPerTrace if traces this long are expected. ' +
-    '(Said once.)'
-  );
-}
-
-/** Said at most once a minute: open traces went over their byte bound. */
-export function openBytesNotice(maxBytes: number, shed: number): string {
-  return (
-    `Open traces (whose root span has not ended) held more than ${maxBytes} bytes (maxQueueBytes): ` +
-    `the ${shed} oldest were sent as they were, before they ended.`
-  );
-}
-
-/**
- * Said when a span ends after its trace was sent (throttled by the owner): it is not in the
- * record. `late` counts every late span so far.
- */
-export function lateSpansNotice(traceId: string, late: number): string {
-  return (
-    `A span of trace ${traceId} ended after the trace's root span had ended and its record was made, so it is ` +
-    `not in the record (${late} late span${late === 1 ? '' : 's'} so far). End LLM spans before the span ` +
-    "around them: await the model call, read a stream to the end, and with LangSmith's OTel mode await " +
-    'client.awaitPendingTraceBatches() before ending the request span.'
-  );
-}

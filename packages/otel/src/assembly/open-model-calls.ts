@@ -144,21 +144,3 @@ export function unfinishedSnapshot(span: ReadableSpan, endMs: number, message: s
   if (legacy !== undefined) copy.parentSpanId = legacy;
   return copy;
 }
-
-/** Said on stderr (throttled): a trace was recorded with a model call's span that had not ended. */
-export function unfinishedCallsNotice(traceId: string, scopes: readonly string[], waitedMs: number): string {
-  return (
-    `A model call's span (instrumentation ${scopes.join(', ') || 'unknown'}) had not ended when its trace ` +
-    `${traceId} was recorded, ${Math.max(0, Math.round(waitedMs))} ms after the trace's root span ended: ` +
-    'the call probably failed and the instrumentation did not end its span (some end it only on success). ' +
-    'The trace was recorded as an error, with the span as it was.'
-  );
-}
-
-/** Said once: more model calls were open at once than are watched. */
-export function openCallsNotice(max: number): string {
-  return (
-    `More than ${max} model calls were in flight at once (maxOpenTraces): the oldest are no longer watched, ` +
-    'so if one of them fails without its instrumentation ending its span, its trace may make no record. (Said once.)'
-  );
-}

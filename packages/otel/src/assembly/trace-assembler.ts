@@ -1,23 +1,20 @@
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ReadableSpan } from '../sdk-types.js';
+import { AssemblerNotices, maxSpansNotice, openBytesNotice } from './assembler-notices.js';
 import {
   type AssemblerNotice,
   type AssemblerOptions,
   type AssemblerStats,
   type CompletionReason,
-  checkInteger,
-  DEFAULT_MAX_LOGS_PER_TRACE,
-  DEFAULT_RECENT_TRACE_IDS,
-  describeValue,
   LOG_ONLY_WAIT_MS,
   type TraceGroup,
-  UNFINISHED_CALL_WAIT_MS,
 } from './assembler-options.js';
+import { readAssemblerSettings } from './assembler-settings.js';
+import { CompletedTraces } from './completed-traces.js';
 import { IdleTimer } from './idle-timer.js';
-import { lateSpansNotice, maxSpansNotice, OpenBytes, openBytesNotice } from './open-bytes.js';
-import { OpenModelCalls, openCallsNotice, unfinishedCallsNotice } from './open-model-calls.js';
+import { ModelCallWait } from './model-call-wait.js';
+import { OpenBytes } from './open-bytes.js';
 import { isLocalRoot, type OpenTrace } from './open-trace.js';
-import { RecentIds } from './recent-ids.js';
 
 export type { AssemblerNotice, AssemblerOptions, AssemblerStats, CompletionReason, TraceGroup };
 export { LOG_ONLY_WAIT_MS };
@@ -39,59 +36,28 @@ export class TraceAssembler {
   readonly #maxSpans: number;
   readonly #maxOpen: number;
   readonly #maxLogs: number;
-  readonly #onComplete: (group: TraceGroup) => void;
   readonly #now: () => number;
   readonly #open = new Map<string, OpenTrace>();
-  readonly #recent: RecentIds;
   readonly #bytes: OpenBytes;
-  readonly #onNotice: NonNullable<AssemblerOptions['onNotice']>;
-  #maxSpansNoticed = false;
+  readonly #notices: AssemblerNotices;
+  readonly #completed: CompletedTraces;
+  readonly #wait: ModelCallWait;
   readonly #timer: IdleTimer;
-  readonly #calls: OpenModelCalls;
-  readonly #heldWaitMs: number;
-  #unfinishedCalls = 0;
-  #lateSpans = 0;
-  #lateLogs = 0;
   #droppedLogs = 0;
   #evicted = 0;
-  #callbackErrors = 0;
 
   /** @param options - see {@link AssemblerOptions}; each is checked, with an error naming it. */
   constructor(options: AssemblerOptions) {
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(`Expected \`options\` to be an object, got ${describeValue(options)}`);
-    }
-    this.#idleMs = checkInteger('traceIdleMs', options.traceIdleMs, 1);
-    this.#maxSpans = checkInteger('maxSpansPerTrace', options.maxSpansPerTrace, 1);
-    this.#maxOpen = checkInteger('maxOpenTraces', options.maxOpenTraces, 1);
-    this.#maxLogs = checkInteger('maxLogsPerTrace', options.maxLogsPerTrace ?? DEFAULT_MAX_LOGS_PER_TRACE, 1);
-    this.#recent = new RecentIds(
-      checkInteger('recentTraceIds', options.recentTraceIds ?? DEFAULT_RECENT_TRACE_IDS, 1),
-    );
-    if (typeof options.onComplete !== 'function') {
-      throw new TypeError(
-        `Expected \`onComplete\` to be a function, got ${describeValue(options.onComplete)}`,
-      );
-    }
-    if (options.now !== undefined && typeof options.now !== 'function') {
-      throw new TypeError(`Expected \`now\` to be a function, got ${describeValue(options.now)}`);
-    }
-    this.#bytes = new OpenBytes(
-      options.maxValueChars === undefined
-        ? undefined
-        : checkInteger('maxValueChars', options.maxValueChars, 1),
-      options.maxOpenBytes === undefined ? undefined : checkInteger('maxOpenBytes', options.maxOpenBytes, 1),
-    );
-    this.#calls = new OpenModelCalls(
-      checkInteger('maxOpenModelCalls', options.maxOpenModelCalls ?? this.#maxOpen, 1),
-    );
-    this.#heldWaitMs = Math.max(
-      this.#idleMs,
-      checkInteger('unfinishedCallWaitMs', options.unfinishedCallWaitMs ?? UNFINISHED_CALL_WAIT_MS, 1),
-    );
-    this.#onNotice = options.onNotice ?? (() => {});
-    this.#onComplete = options.onComplete;
-    this.#now = options.now ?? Date.now;
+    const settings = readAssemblerSettings(options);
+    this.#idleMs = settings.idleMs;
+    this.#maxSpans = settings.maxSpans;
+    this.#maxOpen = settings.maxOpen;
+    this.#maxLogs = settings.maxLogs;
+    this.#now = settings.now;
+    this.#bytes = new OpenBytes(settings.maxValueChars, settings.maxOpenBytes);
+    this.#notices = new AssemblerNotices(settings.onNotice);
+    this.#completed = new CompletedTraces(settings.recentTraceIds, settings.onComplete, this.#notices);
+    this.#wait = new ModelCallWait(settings.maxOpenModelCalls, settings.heldWaitMs, this.#notices, this.#now);
     this.#timer = new IdleTimer(() => this.#sweep(), this.#now);
   }
 
@@ -113,7 +79,7 @@ export class TraceAssembler {
     const now = this.#now();
     const rootsEnded: OpenTrace[] = [];
     for (const span of spans) {
-      if (this.#calls.size > 0) this.#calls.ended(span);
+      this.#wait.ended(span);
       let traceId: string;
       try {
         traceId = span.spanContext().traceId;
@@ -123,11 +89,7 @@ export class TraceAssembler {
       let entry = this.#open.get(traceId);
       if (entry === undefined) {
         // Open and recently completed ids never overlap, so only a new id needs the second lookup.
-        if (this.#recent.has(traceId)) {
-          this.#lateSpans += 1;
-          this.#notice('late-spans', lateSpansNotice(traceId, this.#lateSpans));
-          continue;
-        }
+        if (this.#completed.isLateSpan(traceId)) continue;
         entry = this.#create(traceId, now);
       }
       entry.spans.push(this.#bytes.holdSpan(entry, span));
@@ -143,8 +105,7 @@ export class TraceAssembler {
     }
     for (const entry of rootsEnded) {
       if (this.#open.get(entry.traceId) !== entry) continue;
-      if (this.#calls.has(entry.traceId)) entry.heldSinceMs ??= now;
-      else this.#complete(entry, 'root-ended');
+      if (!this.#wait.holds(entry, now)) this.#complete(entry, 'root-ended');
     }
     if (this.#open.size > 0) this.#timer.ensure(now + this.#idleMs);
   }
@@ -155,9 +116,7 @@ export class TraceAssembler {
    * completes without it (idle, flush, eviction), the record takes the span as it is, failed.
    */
   modelCallStarted(span: ReadableSpan): void {
-    if (this.#calls.started(span, span.spanContext().traceId) && this.#calls.forgotten === 1) {
-      this.#notice('open-calls', openCallsNotice(this.#calls.max));
-    }
+    this.#wait.started(span);
   }
 
   /**
@@ -169,10 +128,7 @@ export class TraceAssembler {
    */
   addLog(log: LlmLogRecord): void {
     if (typeof log !== 'object' || log === null || typeof log.traceId !== 'string') return;
-    if (this.#recent.has(log.traceId)) {
-      this.#lateLogs += 1;
-      return;
-    }
+    if (this.#completed.isLateLog(log.traceId)) return;
     const now = this.#now();
     const entry = this.#open.get(log.traceId) ?? this.#create(log.traceId, now);
     if (entry.logs.length >= this.#maxLogs) {
@@ -198,7 +154,7 @@ export class TraceAssembler {
    * assembler.forget(group.traceId);
    */
   forget(traceId: string): void {
-    this.#recent.delete(traceId);
+    this.#completed.forget(traceId);
   }
 
   /**
@@ -223,13 +179,13 @@ export class TraceAssembler {
   stats(): AssemblerStats {
     return {
       openTraces: this.#open.size,
-      lateSpans: this.#lateSpans,
+      lateSpans: this.#completed.lateSpans,
       evictedTraces: this.#evicted,
-      lateLogs: this.#lateLogs,
+      lateLogs: this.#completed.lateLogs,
       droppedLogs: this.#droppedLogs,
-      callbackErrors: this.#callbackErrors,
-      unfinishedCalls: this.#unfinishedCalls,
-      openModelCalls: this.#calls.size,
+      callbackErrors: this.#completed.callbackErrors,
+      unfinishedCalls: this.#wait.unfinishedCalls,
+      openModelCalls: this.#wait.openCalls,
       openTraceBytes: this.#bytes.total,
       evictedForBytes: this.#bytes.evicted,
     };
@@ -274,9 +230,7 @@ export class TraceAssembler {
   /** A trace at `maxSpansPerTrace` goes as it is; its later spans are dropped (said once). */
   #completeAtMaxSpans(entry: OpenTrace): void {
     this.#complete(entry, 'max-spans');
-    if (this.#maxSpansNoticed) return;
-    this.#maxSpansNoticed = true;
-    this.#notice('max-spans', maxSpansNotice(entry.traceId, this.#maxSpans));
+    this.#notices.sayOnce('max-spans', () => maxSpansNotice(entry.traceId, this.#maxSpans));
   }
 
   /** Completes the oldest open traces until what they hold fits `maxOpenBytes` again. */
@@ -288,22 +242,14 @@ export class TraceAssembler {
       shed += 1;
       this.#complete(oldest, 'evicted');
     }
-    this.#notice('open-bytes', openBytesNotice(this.#bytes.maxBytes, shed));
-  }
-
-  #notice(kind: AssemblerNotice, message: string): void {
-    try {
-      this.#onNotice(kind, message);
-    } catch {
-      // A notice must not stop assembly.
-    }
+    this.#notices.say('open-bytes', openBytesNotice(this.#bytes.maxBytes, shed));
   }
 
   #deadline(entry: OpenTrace): number {
-    if (entry.heldSinceMs !== undefined) return entry.lastActivityMs + this.#heldWaitMs;
     return (
+      this.#wait.deadline(entry) ??
       entry.lastActivityMs +
-      (entry.spans.length > 0 ? this.#idleMs : Math.max(this.#idleMs, LOG_ONLY_WAIT_MS))
+        (entry.spans.length > 0 ? this.#idleMs : Math.max(this.#idleMs, LOG_ONLY_WAIT_MS))
     );
   }
 
@@ -318,23 +264,9 @@ export class TraceAssembler {
       this.#droppedLogs += entry.logs.length;
       return;
     }
-    this.#recent.add(entry.traceId);
-    if (entry.heldSinceMs !== undefined) this.#addUnfinished(entry, entry.heldSinceMs);
-    try {
-      this.#onComplete({ traceId: entry.traceId, spans: entry.spans, logs: entry.logs, reason });
-    } catch {
-      this.#callbackErrors += 1;
-    }
-  }
-
-  /** The model calls a held trace still waits for, added as they are (said, throttled by the owner). */
-  #addUnfinished(entry: OpenTrace, heldSinceMs: number): void {
-    const waitedMs = this.#now() - heldSinceMs;
-    const { spans, scopes } = this.#calls.takeUnfinished(entry.traceId, waitedMs);
-    if (spans.length === 0) return;
-    entry.spans.push(...spans);
-    this.#unfinishedCalls += spans.length;
-    this.#notice('unfinished-calls', unfinishedCallsNotice(entry.traceId, scopes, waitedMs));
+    this.#completed.remember(entry.traceId);
+    this.#wait.addUnfinished(entry);
+    this.#completed.handOver({ traceId: entry.traceId, spans: entry.spans, logs: entry.logs, reason });
   }
 
   #sweep(): void {

@@ -1,29 +1,29 @@
-import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
-import { TraceAssembler, type TraceGroup } from '../assembly/trace-assembler.js';
+import { TraceAssembler } from '../assembly/trace-assembler.js';
 import { createPipelineDebug } from '../debug/create-debug.js';
 import type { PipelineDebug } from '../debug/pipeline-debug.js';
 import { alert, aqmDiag } from '../diag.js';
-import { prepareTraceRecord, type RecordOptions } from '../mapping/build-record.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
-import { isSampledIn } from '../privacy/sampling.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import { DiskSpill } from '../spill/disk-spill.js';
 import { DeliveryHealth } from './delivery-health.js';
+import { DeliveryTickets } from './delivery-tickets.js';
+import { shutDownPipeline } from './pipeline-shutdown.js';
 import type { AqmStats, Pipeline, PipelineInternals } from './pipeline-types.js';
 import type { DeliveryOutcome } from './queued-trace.js';
 import { createClient, createSubmit, type EvaluationsClient } from './service-submit.js';
 import { ThrottledReporter } from './throttled-reporter.js';
+import { TraceIntake } from './trace-intake.js';
 import { TraceSender } from './trace-sender.js';
+
+export type { AqmStats, PipelineInternals };
 
 /**
  * What the exporter and the processor share: spans go into the assembler; each completed trace is
  * sampled, mapped to a record, offered to `shouldExport` and queued in the sender. Nothing here
  * throws into the app.
  */
-export type { AqmStats, PipelineInternals };
-
 export class TracePipeline implements Pipeline {
   readonly enabled = true;
   readonly #options: ResolvedOptions;
@@ -35,23 +35,11 @@ export class TracePipeline implements Pipeline {
   readonly #sender: TraceSender;
   readonly #health: DeliveryHealth;
   readonly #spill: DiskSpill | undefined;
-  readonly #recordOptions: RecordOptions;
+  readonly #intake: TraceIntake;
+  readonly #tickets = new DeliveryTickets();
   /** Debug lines; `undefined` when debug is off (then nothing is built for them). */
   readonly #debug: PipelineDebug | undefined;
   readonly #applicationLabel: () => string;
-  /** Tickets of the traces completed during the current `addSpans()` call. */
-  #collector: Promise<DeliveryOutcome>[] | undefined;
-  /**
-   * Tickets of traces completed outside an `addSpans()` call (by the idle timer or a flush), handed
-   * to the next call so the exporter's next callback waits for them too. Bounded: at most
-   * `maxOpenTraces` traces can complete between two calls.
-   */
-  #completedMeanwhile: Promise<DeliveryOutcome>[] = [];
-  #skipped = 0;
-  #sampledOut = 0;
-  #filtered = 0;
-  /** Traces whose instrumentation-openai spans got no content (see `tracesWithoutContent`). */
-  #withoutContent = 0;
   #shutdownPromise: Promise<void> | undefined;
 
   constructor(options: ResolvedOptions, internals: PipelineInternals = {}) {
@@ -102,13 +90,21 @@ export class TracePipeline implements Pipeline {
     this.#spill?.attach(this.#sender);
     this.#applicationLabel = () => applicationId.label;
     this.#debug?.config(options, applicationId.label);
-    this.#recordOptions = {
-      environment: options.environment,
-      appVersion: options.appVersion,
-      maxValueChars: options.maxValueChars,
-      mask: options.mask,
-      contentLoss: { logger: this.#logger, receivesOtlp: internals.receivesOtlp === true },
-    };
+    this.#intake = new TraceIntake({
+      options,
+      recordOptions: {
+        environment: options.environment,
+        appVersion: options.appVersion,
+        maxValueChars: options.maxValueChars,
+        mask: options.mask,
+        contentLoss: { logger: this.#logger, receivesOtlp: internals.receivesOtlp === true },
+      },
+      sender: this.#sender,
+      reporter: this.#reporter,
+      debug: this.#debug,
+      forget: (traceId) => this.#assembler.forget(traceId),
+      collect: (ticket) => this.#tickets.collect(ticket),
+    });
     this.#assembler = new TraceAssembler({
       traceIdleMs: options.traceIdleMs,
       maxSpansPerTrace: options.maxSpansPerTrace,
@@ -121,7 +117,7 @@ export class TracePipeline implements Pipeline {
       // Spans left out of a record lose data: said on stderr even with no logging set up.
       onNotice: (kind, message) =>
         this.#reporter.report(kind, 'warn', message, (level, text) => alert(this.#logger, level, kind, text)),
-      onComplete: (group) => this.#onComplete(group),
+      onComplete: (group) => this.#intake.take(group),
     });
   }
 
@@ -151,18 +147,13 @@ export class TracePipeline implements Pipeline {
    */
   addSpans(spans: readonly ReadableSpan[]): Promise<DeliveryOutcome>[] {
     if (this.isShutdown) return [];
-    const previous = this.#collector;
-    const collected = this.#completedMeanwhile;
-    this.#completedMeanwhile = [];
-    this.#collector = collected;
-    try {
-      this.#assembler.addSpans(spans);
-    } catch (error) {
-      this.#reporter.report('assembler', 'error', `Spans could not be assembled: ${String(error)}`);
-    } finally {
-      this.#collector = previous;
-    }
-    return collected;
+    return this.#tickets.during(() => {
+      try {
+        this.#assembler.addSpans(spans);
+      } catch (error) {
+        this.#reporter.report('assembler', 'error', `Spans could not be assembled: ${String(error)}`);
+      }
+    });
   }
 
   /**
@@ -220,7 +211,17 @@ export class TracePipeline implements Pipeline {
 
   /** Flushes within `shutdownTimeoutMs`, then closes the connection pool (of a client it created). Never rejects. */
   shutdown(): Promise<void> {
-    this.#shutdownPromise ??= this.#shutdown();
+    this.#shutdownPromise ??= shutDownPipeline({
+      assembler: this.#assembler,
+      health: this.#health,
+      sender: this.#sender,
+      spill: this.#spill,
+      client: this.#client,
+      ownsClient: this.#ownsClient,
+      shutdownTimeoutMs: this.#options.shutdownTimeoutMs,
+      reporter: this.#reporter,
+      logger: this.#logger,
+    });
     return this.#shutdownPromise;
   }
 
@@ -232,10 +233,7 @@ export class TracePipeline implements Pipeline {
       openTraces: assembly.openTraces,
       openTraceBytes: assembly.openTraceBytes,
       evictedForBytes: assembly.evictedForBytes,
-      skippedTraces: this.#skipped,
-      sampledOutTraces: this.#sampledOut,
-      filteredTraces: this.#filtered,
-      tracesWithoutContent: this.#withoutContent,
+      ...this.#intake.stats(),
     };
     if (this.#spill !== undefined) {
       stats.disk = this.#spill.stats();
@@ -246,102 +244,5 @@ export class TracePipeline implements Pipeline {
       }
     }
     return stats;
-  }
-
-  async #shutdown(): Promise<void> {
-    const startedAt = Date.now();
-    try {
-      this.#assembler.flushAll();
-      this.#assembler.shutdown();
-    } catch (error) {
-      this.#reporter.report(
-        'assembler',
-        'error',
-        `Open traces could not be completed at shutdown: ${String(error)}`,
-      );
-    }
-    this.#health.shutdownStarted();
-    const droppedBefore = this.#sender.stats().droppedTraces.byReason.shutdown ?? 0;
-    await this.#sender.shutdown(this.#options.shutdownTimeoutMs);
-    const dropped = (this.#sender.stats().droppedTraces.byReason.shutdown ?? 0) - droppedBefore;
-    this.#health.undeliveredAtShutdown(dropped);
-    // Bounded too: a disk that hangs must not hold shutdown (at least 1 s for the last writes).
-    await this.#spill?.close(Math.max(1000, this.#options.shutdownTimeoutMs - (Date.now() - startedAt)));
-    if (this.#ownsClient && this.#client.close !== undefined) {
-      const left = Math.max(100, this.#options.shutdownTimeoutMs - (Date.now() - startedAt));
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, left);
-      });
-      try {
-        await Promise.race([Promise.resolve(this.#client.close()), deadline]);
-      } catch (error) {
-        this.#logger.warn(`Closing the connection pool failed: ${String(error)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  }
-
-  /** A completed trace: sample, map, filter, queue. Runs inside `addSpans()` or the assembler's idle timer. */
-  #onComplete(group: TraceGroup): void {
-    try {
-      if (!isSampledIn(group.traceId, this.#options.sampleRate)) {
-        this.#sampledOut += 1;
-        this.#debug?.skipped(group.traceId, `sampled out (sampleRate ${this.#options.sampleRate})`);
-        return;
-      }
-      const pending = prepareTraceRecord(group.spans, group.logs, this.#recordOptions);
-      if (pending === undefined) {
-        this.#skipped += 1;
-        this.#debug?.noLlmSpan(group.traceId, group.spans);
-        // No record made: LLM spans of this trace that end later (after the app's span) start it again.
-        this.#assembler.forget(group.traceId);
-        return;
-      }
-      if (pending.contentLoss !== undefined) this.#withoutContent += 1;
-      // A full queue refuses the trace before the costly half of mapping: an outage must not
-      // make every ended trace cost the app a record it will drop at once.
-      const refused = this.#sender.refuseIfFull(pending.minBytes, group.traceId);
-      if (refused !== undefined) {
-        this.#collect(refused);
-        return;
-      }
-      const record = pending.build();
-      if (record === undefined) {
-        this.#reporter.report('map', 'error', `Trace ${group.traceId} could not be mapped`);
-        return;
-      }
-      if (!this.#shouldExport(record)) {
-        this.#filtered += 1;
-        this.#debug?.skipped(group.traceId, 'shouldExport returned false');
-        return;
-      }
-      this.#debug?.queued(record);
-      const ticket = this.#sender.enqueue(record);
-      this.#collect(ticket);
-    } catch (error) {
-      this.#reporter.report('map', 'error', `Trace ${group.traceId} could not be mapped: ${String(error)}`);
-    }
-  }
-
-  #collect(ticket: Promise<DeliveryOutcome>): void {
-    (this.#collector ?? this.#completedMeanwhile).push(ticket);
-  }
-
-  /** Asks `shouldExport`; a predicate that throws keeps the record (losing data silently is worse). */
-  #shouldExport(record: EvaluationTrace): boolean {
-    const predicate = this.#options.shouldExport;
-    if (predicate === undefined) return true;
-    try {
-      return predicate(record) !== false;
-    } catch (error) {
-      this.#reporter.report(
-        'should-export',
-        'warn',
-        `shouldExport threw for trace ${record.traceId}, so the record is sent: ${String(error)}`,
-      );
-      return true;
-    }
   }
 }

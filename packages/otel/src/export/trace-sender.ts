@@ -1,14 +1,15 @@
 import type { EvaluationTrace } from '@aqm/wire';
 import type { DiagLogger } from '@opentelemetry/api';
-import PQueue from 'p-queue';
 import { aqmDiag } from '../diag.js';
 import { DEFAULT_BACKOFF } from './backoff.js';
-import { BatchDelivery, type BatchState } from './batch-delivery.js';
+import { BatchDelivery } from './batch-delivery.js';
 import { BatchLinger } from './batch-linger.js';
+import { BatchPump } from './batch-pump.js';
 import { DropCounter } from './drop-counter.js';
 import { HeldTraces } from './held-traces.js';
 import { keepAliveUntil } from './keep-alive.js';
 import { PauseGate } from './pause-gate.js';
+import { dropAfterShutdown, dropQueueFull } from './queue-drops.js';
 import {
   createQueuedTrace,
   type DeliveryOutcome,
@@ -45,12 +46,10 @@ export class TraceSender {
   readonly #timing: SenderTiming;
   readonly #logger: DiagLogger;
   readonly #drops: DropCounter;
-  readonly #queue: PQueue;
   readonly #held = new HeldTraces();
   readonly #linger: BatchLinger;
   readonly #delivery: BatchDelivery;
-  #activeBatches = 0;
-  #pumpScheduled = false;
+  readonly #pump: BatchPump;
   readonly #pause: PauseGate;
   #closing = false;
   #stopped = false;
@@ -69,9 +68,8 @@ export class TraceSender {
       this.#timing.now,
       options.debug,
     );
-    this.#queue = new PQueue({ concurrency: options.concurrency });
     this.#pause = new PauseGate(this.#logger, options);
-    this.#linger = new BatchLinger(options.batchDelayMs, () => this.#schedulePump());
+    this.#linger = new BatchLinger(options.batchDelayMs, () => this.#pump.schedule());
     this.#delivery = new BatchDelivery({
       options,
       timing: this.#timing,
@@ -84,9 +82,19 @@ export class TraceSender {
       wakeSignals: () => [this.#wake.signal, this.#hardStop.signal],
       resumed: () => {
         this.#wakeSleepers();
-        this.#schedulePump();
+        this.#pump.schedule();
       },
       giveUp: (entries, reason, message) => this.#giveUp(entries, reason, message),
+    });
+    this.#pump = new BatchPump({
+      options,
+      held: this.#held,
+      linger: this.#linger,
+      pause: this.#pause,
+      delivery: this.#delivery,
+      logger: this.#logger,
+      isClosing: () => this.#closing,
+      isStopped: () => this.#stopped,
     });
   }
 
@@ -98,7 +106,7 @@ export class TraceSender {
    * const outcome = await sender.enqueue(record); // 'delivered' | 'dropped'
    */
   enqueue(record: EvaluationTrace): Promise<DeliveryOutcome> {
-    if (this.#closing) return this.#dropAfterShutdown(record.traceId);
+    if (this.#closing) return dropAfterShutdown(this.#drops, record.traceId);
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     const overflow = this.#options.overflow;
     if (this.#held.count >= maxQueueTraces && overflow === undefined && this.#options.keepOverBound !== true)
@@ -117,7 +125,7 @@ export class TraceSender {
     }
     const entry = createQueuedTrace(record.traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
-    this.#schedulePump();
+    this.#pump.schedule();
     return entry.settled;
   }
 
@@ -127,7 +135,7 @@ export class TraceSender {
    * before building its record.
    */
   refuseIfFull(minBytes: number, traceId?: string): Promise<DeliveryOutcome> | undefined {
-    if (this.#closing) return this.#dropAfterShutdown(traceId);
+    if (this.#closing) return dropAfterShutdown(this.#drops, traceId);
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     if (this.#held.count >= maxQueueTraces || this.#held.bytes + minBytes > maxQueueBytes) {
       // With a disk behind the queue, the record is built and goes there instead; an admitted one is kept.
@@ -144,7 +152,7 @@ export class TraceSender {
    */
   sendNow(): void {
     this.#linger.hurry();
-    this.#schedulePump();
+    this.#pump.schedule();
   }
 
   /**
@@ -190,7 +198,7 @@ export class TraceSender {
    * only one file at a time is in memory, retried on the backoff schedule like any batch).
    */
   canTakeReplay(traces: number, bytes: number): boolean {
-    if (this.#closing || this.#held.waiting > 0 || this.#activeBatches >= this.#options.concurrency)
+    if (this.#closing || this.#held.waiting > 0 || this.#pump.activeBatches >= this.#options.concurrency)
       return false;
     if (this.#held.count === 0) return true;
     if (this.#delivery.failing || this.#pause.paused) return false;
@@ -249,7 +257,7 @@ export class TraceSender {
         );
       }
     }
-    this.#queue.clear();
+    this.#pump.clear();
   }
 
   #giveUp(entries: readonly QueuedTrace[], reason: DropReason, message: string): void {
@@ -265,68 +273,16 @@ export class TraceSender {
     if (this.#options.keepOverBound !== true) return this.#dropQueueFull(traceId);
     const entry = createQueuedTrace(traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
-    this.#schedulePump();
+    this.#pump.schedule();
     return entry.settled;
   }
 
-  #dropAfterShutdown(traceId: string | undefined): Promise<DeliveryOutcome> {
-    this.#drops.add('shutdown', 1, 'A trace ended after shutdown() and was not sent', idOf(traceId));
-    return DROPPED;
-  }
-
   #dropQueueFull(traceId: string | undefined): Promise<DeliveryOutcome> {
-    const { maxQueueTraces, maxQueueBytes } = this.#options;
-    this.#drops.add(
-      'queue-full',
-      1,
-      `Queue full (${this.#held.count} traces, ${this.#held.bytes} bytes held; maxQueueTraces ${maxQueueTraces}, ` +
-        `maxQueueBytes ${maxQueueBytes}): the newest trace was dropped${this.#pause.paused ? ' while sending is paused' : ''}`,
-      idOf(traceId),
-    );
-    return DROPPED;
-  }
-
-  #schedulePump(): void {
-    if (this.#pumpScheduled || this.#stopped) return;
-    this.#pumpScheduled = true;
-    // A microtask, so traces ended in one synchronous loop fill batches instead of leaving one by one.
-    queueMicrotask(() => this.#pump());
-  }
-
-  #pump(): void {
-    this.#pumpScheduled = false;
-    while (!this.#stopped && this.#held.waiting > 0 && this.#activeBatches < this.#options.concurrency) {
-      // While paused, a single batch probes the service; the rest wait in the queue.
-      if (this.#pause.paused && this.#pause.probeActive) return;
-      const { maxBatchTraces, maxBatchBytes } = this.#options;
-      const full = this.#held.fillsBatch(maxBatchTraces, maxBatchBytes);
-      const oldest = this.#held.oldestWaiting as QueuedTrace; // waiting > 0
-      // A partial batch waits (up to batchDelayMs) for more traces, unless a flush or shutdown waits on it.
-      if (!this.#closing && !this.#linger.isDue(oldest, full)) return;
-      const state: BatchState = { probe: this.#pause.paused };
-      if (state.probe) this.#pause.probeActive = true;
-      const batch = this.#held.takeBatch(maxBatchTraces, maxBatchBytes);
-      this.#activeBatches += 1;
-      this.#queue
-        .add(() => this.#delivery.deliver(batch, state))
-        .catch((error: unknown) =>
-          this.#logger.error(`Unexpected error while sending traces: ${String(error)}`),
-        )
-        .finally(() => {
-          this.#activeBatches -= 1;
-          if (state.probe) this.#pause.probeActive = false;
-          this.#schedulePump();
-          this.#options.overflow?.poke();
-        });
-    }
+    return dropQueueFull(this.#drops, this.#held, this.#options, this.#pause.paused, traceId);
   }
 
   #wakeSleepers(): void {
     this.#wake.abort();
     this.#wake = new AbortController();
   }
-}
-
-function idOf(traceId: string | undefined): string[] | undefined {
-  return traceId === undefined ? undefined : [traceId];
 }

@@ -1,31 +1,22 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { PipelineDebug } from '../debug/pipeline-debug.js';
-import type { DeliveryOutcome } from '../export/queued-trace.js';
 import type { OverflowStore } from '../export/sender-types.js';
 import { type CloseStep, closeWithin } from './spill-close.js';
-import type { SpillFileName, SpillRecord } from './spill-file.js';
 import { filesOfOthers, SpillFolder } from './spill-folder.js';
 import { type DiskStats, SpillLedger } from './spill-ledger.js';
 import { HEARTBEAT_MS } from './spill-owners.js';
 import { SpillFolderRefused } from './spill-paths.js';
+import { type ReplayTarget, SpillReplay } from './spill-replay.js';
 import { SpillReports } from './spill-reports.js';
 import { type SpillInput, SpillWriter } from './spill-writer.js';
 
 /** How long the pipeline stays in memory only after the disk refused a write. */
 const DISK_RETRY_MS = 30_000;
-/** How long this process leaves alone a file it had to return (the service failing, or refusing it). */
-const PARK_MS = 60_000;
 /** Longest `close()` waits for the disk when not told (`shutdownTimeoutMs` is passed in the pipeline). */
 const CLOSE_TIMEOUT_MS = 10_000;
 const MIB = 1024 * 1024;
 
-/** What the spill unit needs of the sender: room, and a way to queue records read back from disk. */
-export interface ReplayTarget {
-  /** Whether a file of `traces`/`bytes` may be queued now (room, and the service not known to be failing). */
-  canTakeReplay(traces: number, bytes: number): boolean;
-  /** Queues records read from disk; their tickets settle `persisted` when they stay on disk. */
-  admit(records: readonly SpillRecord[], queuedAt: number): Promise<DeliveryOutcome>[];
-}
+export type { ReplayTarget };
 
 /** Settings of a {@link DiskSpill}. */
 export interface DiskSpillOptions {
@@ -57,6 +48,7 @@ export class DiskSpill implements OverflowStore {
   readonly #ledger = new SpillLedger();
   readonly #writer: SpillWriter;
   readonly #reports: SpillReports;
+  readonly #replay: SpillReplay;
   readonly #bufferLimit: number;
   readonly #retryMs: number;
   readonly #debug: PipelineDebug | undefined;
@@ -71,16 +63,7 @@ export class DiskSpill implements OverflowStore {
   #closing = false;
   #timer: NodeJS.Timeout | undefined;
   #opening: Promise<void> | undefined;
-  #replay: Promise<void> | undefined;
-  #pokedAgain = false;
-  readonly #finishing = new Set<Promise<void>>();
-  /**
-   * Files this process returned to the folder unsent, and until when it leaves them alone: a file
-   * the service keeps refusing (a 409) is not sent in a loop. Bounded by the folder's files.
-   */
-  readonly #parked = new Map<string, number>();
   #spilled = 0;
-  #replayed = 0;
   #corrupt = 0;
   /** Traces deleted from disk at `maxDiskBytes` (the `disk-full` drop reason). */
   evictedTraces = 0;
@@ -91,6 +74,16 @@ export class DiskSpill implements OverflowStore {
     this.#retryMs = options.retryMs ?? DISK_RETRY_MS;
     this.#debug = options.debug;
     this.#dir = options.dir;
+    this.#replay = new SpillReplay({
+      folder: this.#folder,
+      ledger: this.#ledger,
+      reports: this.#reports,
+      debug: this.#debug,
+      dir: this.#dir,
+      isClosing: () => this.#closing,
+      quarantine: (path, name, problem) => this.#quarantine(path, name, problem),
+      poke: () => this.poke(),
+    });
     // Records waiting for their write: bounded, so a disk slower than the app cannot grow memory.
     this.#bufferLimit = Math.max(8 * MIB, 4 * options.maxBatchBytes);
     this.#writer = new SpillWriter(
@@ -155,29 +148,16 @@ export class DiskSpill implements OverflowStore {
   /** The sender has room again, or the service answered: send files from disk if there are any. */
   poke(): void {
     if (this.#target === undefined || !this.#opened || this.#closing) return;
-    if (this.#replay !== undefined) {
-      this.#pokedAgain = true;
-      return;
-    }
-    this.#replay = this.#replayFiles()
-      .catch((error: unknown) =>
-        this.#reports.logger.warn(`Replaying from persistDir failed: ${String(error)}`),
-      )
-      .finally(() => {
-        this.#replay = undefined;
-        if (this.#pokedAgain) {
-          this.#pokedAgain = false;
-          this.poke();
-        }
-      });
+    this.#replay.start(this.#target);
   }
 
+  /** What the disk holds and what was written to it and read back. */
   stats(): DiskStats {
     return {
       writable: this.writable,
       ...this.#ledger.totals(Date.now()),
       spilledTraces: this.#spilled,
-      replayedTraces: this.#replayed,
+      replayedTraces: this.#replay.replayed,
       corruptFiles: this.#corrupt,
     };
   }
@@ -192,8 +172,8 @@ export class DiskSpill implements OverflowStore {
     clearInterval(this.#timer);
     const steps: CloseStep[] = [
       ['the writes of records to disk', () => this.#writer.drain()],
-      ['a file being read back', async () => this.#replay],
-      ['the files being sent', () => Promise.allSettled([...this.#finishing])],
+      ['a file being read back', async () => this.#replay.running],
+      ['the files being sent', () => this.#replay.finishing()],
     ];
     if (this.#everOpened) {
       steps.push([
@@ -232,7 +212,7 @@ export class DiskSpill implements OverflowStore {
   /** Takes over the files of processes that are gone and refreshes the view of the folder. */
   async #scan(): Promise<void> {
     const now = Date.now();
-    for (const [name, until] of this.#parked) if (until <= now) this.#parked.delete(name);
+    this.#replay.unparkExpired(now);
     const returned = await this.#folder.takeOverGone(Date.now());
     if (returned > 0) {
       this.#reports.logger.info(
@@ -244,59 +224,6 @@ export class DiskSpill implements OverflowStore {
       await this.#quarantine(this.#folder.poolPath(name), name, 'not a spill file name this version knows');
     }
     this.#ledger.replace(listing.files, await filesOfOthers(this.#folder));
-  }
-
-  async #replayFiles(): Promise<void> {
-    const target = this.#target as ReplayTarget;
-    for (;;) {
-      const now = Date.now();
-      const next = this.#ledger.oldest((file) => (this.#parked.get(file.name) ?? 0) > now);
-      if (this.#closing || next === undefined || !target.canTakeReplay(next.traces, next.bytes)) return;
-      // Counted as claimed before the rename, so stats() never misses it in between.
-      this.#parked.delete(next.name);
-      this.#ledger.removeFromPool(next);
-      this.#ledger.claimed(next);
-      if (!(await this.#folder.claim(next.name))) {
-        this.#ledger.unclaimed(next); // another process has it
-        continue;
-      }
-      const decoded = await this.#folder.readClaimed(next);
-      if ('problem' in decoded) {
-        this.#ledger.unclaimed(next);
-        await this.#quarantine(this.#folder.claimedPath(next.name), next.name, decoded.problem);
-        continue;
-      }
-      if (this.#closing) {
-        this.#ledger.unclaimed(next);
-        await this.#folder.release(next.name);
-        return;
-      }
-      this.#debug?.replaying(this.#dir, next.name, decoded.records.length);
-      const tickets = target.admit(decoded.records, next.writtenAt);
-      const finishing = Promise.all(tickets)
-        .then((outcomes) => this.#finish(next, outcomes))
-        .catch((error: unknown) => this.#reports.logger.warn(`persistDir: ${String(error)}`));
-      this.#finishing.add(finishing);
-      void finishing.finally(() => this.#finishing.delete(finishing));
-      // Lets the sender take these into a request, so the next file can fill the next free slot.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
-  /** Every record of a claimed file settled: delete the file, or return it when some stay on disk. */
-  async #finish(file: SpillFileName, outcomes: readonly DeliveryOutcome[]): Promise<void> {
-    this.#replayed += outcomes.filter((outcome) => outcome === 'delivered').length;
-    const keep = outcomes.includes('persisted') || (this.#closing && outcomes.includes('dropped'));
-    this.#ledger.unclaimed(file);
-    this.#debug?.replayed(file.name, outcomes, !keep);
-    if (keep) {
-      if (!this.#closing) this.#parked.set(file.name, Date.now() + PARK_MS);
-      await this.#folder.release(file.name);
-      this.#ledger.addToPool(file);
-    } else {
-      await this.#folder.removeClaimed(file.name);
-    }
-    this.poke();
   }
 
   async #quarantine(path: string, name: string, problem: string): Promise<void> {
