@@ -205,6 +205,12 @@ export function prometheusText(stats: ForwarderStats): string {
       'counter',
       [['', p.tracesWithoutContent]],
     ),
+    line(
+      'aqm_forwarder_spans_late_total',
+      'Spans received after their trace was sent (its root span came first, or rootGraceMs ran out): not in its record.',
+      'counter',
+      [['', p.lateSpans]],
+    ),
     line('aqm_forwarder_retries_total', 'Requests to the service sent again.', 'counter', [['', p.retries]]),
     line('aqm_forwarder_traces_queued', 'Traces held for delivery (queued and in flight).', 'gauge', [
       ['', p.queuedTraces],

@@ -112,6 +112,17 @@ describe('/metrics', () => {
     expect(metrics).toContain('aqm_forwarder_disk_corrupt_files_total 0\n');
   });
 
+  it('counts spans that arrive after their trace was sent (the same spans posted again)', async () => {
+    const forwarder = await forwarderWithoutService({ persistDir: undefined, maxRetryElapsedMs: 0 });
+    const { spans } = llmTraceSpans('late?', 'late.');
+    expect((await postOtlp(forwarder.url, protoBody(spans))).status).toBe(200);
+    // Its root came: the trace is complete and handed on; the same spans again are late.
+    await waitFor(() => forwarder.stats().pipeline.openTraces === 0, 'the trace completed');
+    expect((await postOtlp(forwarder.url, protoBody(spans))).status).toBe(200);
+    await waitFor(() => forwarder.stats().pipeline.lateSpans === spans.length, 'the late spans counted');
+    expect(await metricsOf(forwarder)).toContain(`\naqm_forwarder_spans_late_total ${spans.length}\n`);
+  });
+
   it('has no disk lines without persistDir', async () => {
     const forwarder = await forwarderWithoutService();
     expect(await metricsOf(forwarder)).not.toContain('aqm_forwarder_disk_');

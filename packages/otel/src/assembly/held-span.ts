@@ -164,11 +164,12 @@ function cut(value: string, limit: number): string {
   return kept + truncationMarker(value.length - end);
 }
 
-/** A copy of the parts of a span the mapping reads, with other attributes and events. */
-function copySpan(
+/** A copy of the parts of a span the mapping reads, with other attributes and events (and, for a span still open, an end and status of its own). */
+export function copySpan(
   span: ReadableSpan,
   attributes: SpanAttributes,
   events: readonly TimedEvent[],
+  ending: Pick<ReadableSpan, 'endTime' | 'status'> = span,
 ): ReadableSpan {
   const context = span.spanContext();
   const copy: ReadableSpan & { parentSpanId?: unknown } = {
@@ -177,8 +178,8 @@ function copySpan(
     spanContext: () => context,
     parentSpanContext: span.parentSpanContext,
     startTime: span.startTime,
-    endTime: span.endTime,
-    status: span.status,
+    endTime: ending.endTime,
+    status: ending.status,
     attributes,
     events,
     resource: span.resource,

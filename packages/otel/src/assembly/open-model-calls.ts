@@ -1,6 +1,7 @@
 import { SpanStatusCode } from '@opentelemetry/api';
 import { startsAsModelCall } from '../mapping/model-call-at-start.js';
 import type { ReadableSpan } from '../sdk-types.js';
+import { copySpan } from './held-span.js';
 
 /**
  * The model calls whose spans have started and not ended yet (seen by `AqmSpanProcessor.onStart`),
@@ -124,23 +125,10 @@ function hrTimeOf(ms: number): [number, number] {
  * `message`). A copy: the instrumentation may still write to the live span.
  */
 export function unfinishedSnapshot(span: ReadableSpan, endMs: number, message: string): ReadableSpan {
-  const context = span.spanContext();
   const own = span.status;
   const failed = own?.code === SpanStatusCode.ERROR && typeof own.message === 'string' && own.message !== '';
-  const copy: ReadableSpan & { parentSpanId?: unknown } = {
-    name: span.name,
-    kind: span.kind,
-    spanContext: () => context,
-    parentSpanContext: span.parentSpanContext,
-    startTime: span.startTime,
+  return copySpan(span, { ...span.attributes }, [...(span.events ?? [])], {
     endTime: hrTimeOf(endMs),
     status: failed ? own : { code: SpanStatusCode.ERROR, message },
-    attributes: { ...span.attributes },
-    events: [...(span.events ?? [])],
-    resource: span.resource,
-    instrumentationScope: span.instrumentationScope,
-  };
-  const legacy = (span as { parentSpanId?: unknown }).parentSpanId;
-  if (legacy !== undefined) copy.parentSpanId = legacy;
-  return copy;
+  });
 }

@@ -41,6 +41,13 @@ export interface AqmStats extends SenderStats {
   openTraceBytes: number;
   /** Open traces completed early because the bytes they held went over the bound. */
   evictedForBytes: number;
+  /** Spans that ended after their trace's record was made: not in it (said on stderr). */
+  lateSpans: number;
+  /**
+   * Model calls whose span had not ended when their trace was recorded (a failed call its
+   * instrumentation never ended): recorded as errors, as they were then (said on stderr).
+   */
+  unfinishedCalls: number;
   /** Completed traces with no LLM span: not sent. */
   skippedTraces: number;
   /** Completed traces left out by `sampleRate`. */
@@ -88,6 +95,8 @@ export function emptyStats(): AqmStats {
     openTraces: 0,
     openTraceBytes: 0,
     evictedForBytes: 0,
+    lateSpans: 0,
+    unfinishedCalls: 0,
     skippedTraces: 0,
     sampledOutTraces: 0,
     filteredTraces: 0,

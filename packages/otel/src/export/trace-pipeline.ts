@@ -233,6 +233,8 @@ export class TracePipeline implements Pipeline {
       openTraces: assembly.openTraces,
       openTraceBytes: assembly.openTraceBytes,
       evictedForBytes: assembly.evictedForBytes,
+      lateSpans: assembly.lateSpans,
+      unfinishedCalls: assembly.unfinishedCalls,
       ...this.#intake.stats(),
     };
     if (this.#spill !== undefined) {
