@@ -1,5 +1,5 @@
 import { DiagLogLevel, diag, SpanKind, TraceFlags } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCEPT_LLM_LOG } from '../src/export/llm-log-sink.js';
 import { AqmLogRecordProcessor } from '../src/log-record-processor.js';
 import { buildTraceRecord, prepareTraceRecord } from '../src/mapping/build-record.js';
@@ -193,5 +193,28 @@ describe('without any logging set up', () => {
       buildTraceRecord(built.spans, built.logs, OPTIONS);
     }
     expect(setup.stderrLines()).toEqual([`@aqm/otel: ${NO_LOGGER_PROVIDER}\n`]);
+  });
+
+  /** A trace whose log records came without content (capture off). */
+  function captureOffTrace() {
+    const built = buildTrace(openAiChatSpan([openAiLog('gen_ai.user.message', {})]));
+    buildTraceRecord(built.spans, built.logs, OPTIONS);
+  }
+
+  it('capture off by default: said once on stderr', () => {
+    captureOffTrace();
+    captureOffTrace();
+    expect(setup.stderrLines()).toEqual([`@aqm/otel: ${CAPTURE_OFF_WARNING}\n`]);
+  });
+
+  it('capture turned off on purpose (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=false): not on stderr, only through diag', () => {
+    vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'false');
+    captureOffTrace();
+    expect(setup.stderrLines()).toEqual([]);
+    resetContentLossState();
+    const logger = new CaptureLogger();
+    diag.setLogger(logger, DiagLogLevel.WARN);
+    captureOffTrace();
+    expect(logger.at('warn')).toEqual([expect.stringContaining(CAPTURE_OFF_WARNING)]);
   });
 });

@@ -83,6 +83,16 @@ function warnIfAnthropicMetadataOnly(
   alert(logger, 'warn', 'anthropic-metadata-only', ANTHROPIC_METADATA_ONLY_WARNING);
 }
 
+/** Whether this process's environment turns the GenAI instrumentations' content capture off. */
+function captureTurnedOffHere(): boolean {
+  try {
+    const value = process.env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT;
+    return value !== undefined && value.trim().toLowerCase() === 'false';
+  } catch {
+    return false;
+  }
+}
+
 /** Why a model call of `@opentelemetry/instrumentation-openai` in the trace has no content, if one has none. */
 export function contentLossOf(trace: TraceStructure): ContentLoss | undefined {
   for (const view of trace.modelCalls) {
@@ -116,7 +126,10 @@ export function warnIfContentLost(
     alert(logger, 'warn', 'content-lost', noLogsExplanation(notice.receivesOtlp === true));
   } else if (loss === 'capture-off' && !current.warnedCaptureOff) {
     current.warnedCaptureOff = true;
-    alert(logger, 'warn', 'content-capture-off', CAPTURE_OFF_WARNING);
+    // Turned off on purpose in this process's environment (to keep content out): said through the
+    // logger only. Off by default, or decided elsewhere (an app sending to the forwarder): on stderr.
+    if (notice.receivesOtlp !== true && captureTurnedOffHere()) logger.warn(CAPTURE_OFF_WARNING);
+    else alert(logger, 'warn', 'content-capture-off', CAPTURE_OFF_WARNING);
   }
   return loss;
 }
