@@ -32,7 +32,9 @@ function compareWithApp(logger: DiagLogger, appRoot: string): Copy | undefined {
       ? 'Spans created through one copy can silently miss what is registered through the other. '
       : 'They share their globals, so this works, but only by luck of matching versions. ') +
     fix(id);
-  if (harmful) alert(logger, 'warn', 'duplicate:api', message);
+  // Through the logger only: whether spans are lost depends on which copy registered the provider,
+  // which the registry check below tells for sure (and says on stderr when they are).
+  if (harmful) logger.warn(message);
   else logger.info(message);
   return ours;
 }
