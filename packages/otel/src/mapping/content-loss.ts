@@ -97,7 +97,7 @@ function captureTurnedOffHere(): boolean {
 export function contentLossOf(trace: TraceStructure): ContentLoss | undefined {
   for (const view of trace.modelCalls) {
     if (scopeName(view) !== LOG_CONTENT_SCOPE) continue;
-    if (promptOf(view) !== undefined || responseOf(view) !== undefined) continue;
+    if (hasContent(view)) continue;
     return view.logs.length === 0 ? 'no-log-records' : 'capture-off';
   }
   return undefined;

@@ -119,6 +119,11 @@ function firstAnswer(
   return undefined;
 }
 
+/** The first convention's model name on one span. */
+export function spanModelOf(view: SpanView): string | undefined {
+  return firstAnswer([view], READER_ORDER.model, 'model');
+}
+
 /**
  * Model and provider: from the model calls (latest-ending first, as its model gave the answer),
  * else the top-level span, else any span. Provider values are kept as given (e.g. `openai`).

@@ -4,6 +4,7 @@ import { ask } from './conventions/ask.js';
 import { scopeName } from './conventions/read-helpers.js';
 import { READER_ORDER } from './conventions/registry.js';
 import type { TokenCounts } from './conventions/types.js';
+import { spanModelOf } from './record-content.js';
 import type { SpanView } from './span-view.js';
 import type { TraceStructure } from './trace-structure.js';
 
@@ -90,15 +91,6 @@ function outermostModelCalls(trace: TraceStructure): SpanView[] {
   return withoutTwins(trace.modelCalls.filter((view) => !inside.has(view)));
 }
 
-/** The model a call asked for (or was answered by), for telling twins apart. */
-function modelOf(view: SpanView): string | undefined {
-  for (const reader of READER_ORDER.model) {
-    const model = ask(reader, 'model', view);
-    if (model !== undefined) return model;
-  }
-  return undefined;
-}
-
 /**
  * Whether `b` is the same call as `a` seen by another instrumentation side by side (the Anthropic
  * SDK's own span beside OpenInference's or Traceloop's when a stream helper starts it as a
@@ -108,8 +100,8 @@ function modelOf(view: SpanView): string | undefined {
 function twins(a: SpanView, b: SpanView): boolean {
   if (a.parentSpanId !== b.parentSpanId || scopeName(a) === scopeName(b)) return false;
   if (a.startMs > b.endMs || b.startMs > a.endMs) return false;
-  const modelA = modelOf(a);
-  const modelB = modelOf(b);
+  const modelA = spanModelOf(a);
+  const modelB = spanModelOf(b);
   return modelA === undefined || modelB === undefined || modelA === modelB;
 }
 
