@@ -88,19 +88,27 @@ const lastPrinted = new Map<string, number>();
  * Reports a problem the app must see even with no logging set up (delivery stopped, or no
  * configuration). Through `logger` as usual; and when `logger` is the package's own and the app
  * set up neither a `diag` logger nor `OTEL_LOG_LEVEL`, as one line on stderr, at most one per
- * `kind` every 5 minutes. Callers never put the API key in `message`.
+ * `kind` every `minIntervalMs` (5 minutes; a caller that bounds its own lines passes 0, so a line
+ * it owes, such as the end of something it said began, is never held back). Callers never put the
+ * API key in `message`.
  *
  * @example
  * alert(aqmDiag, 'error', 'unauthorized', 'The service rejected the API key (401) ...');
  */
-export function alert(logger: DiagLogger, level: 'error' | 'warn', kind: string, message: string): void {
+export function alert(
+  logger: DiagLogger,
+  level: 'error' | 'warn',
+  kind: string,
+  message: string,
+  minIntervalMs = STDERR_INTERVAL_MS,
+): void {
   if (logger !== aqmDiag || diagLoggerConfigured() || envLogLevel() !== undefined) {
     logger[level](message);
     return;
   }
   const now = Date.now();
   const last = lastPrinted.get(kind);
-  if (last !== undefined && now - last < STDERR_INTERVAL_MS) return;
+  if (last !== undefined && now - last < minIntervalMs) return;
   lastPrinted.set(kind, now);
   writeStderr(`@aqm/otel: ${message}`);
 }

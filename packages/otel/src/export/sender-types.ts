@@ -54,12 +54,16 @@ export interface OverflowStore {
   readonly writable: boolean;
   /** Whether `bytes` of new records may wait for the disk now (its write buffer is bounded). */
   canBuffer(bytes: number): boolean;
-  /** Writes records; resolves true once they are on disk, false when the disk refused them. */
+  /**
+   * Writes records; resolves true once they are on disk, false when the disk refused them. `why`
+   * (a fixed phrase, never the service's words) says what sends them there, for the line that says so.
+   */
   write(
     records: readonly (
       | { traceId: string; body: Buffer }
       | { traceId: string; json: string; bytes: number }
     )[],
+    why?: string,
   ): Promise<boolean>;
   /** The sender has room again, or the service answered. */
   poke(): void;

@@ -3,6 +3,13 @@ import type { HeldTraces } from './held-traces.js';
 import type { DeliveryOutcome, DropReason, QueuedTrace } from './queued-trace.js';
 import type { OverflowStore } from './sender-types.js';
 
+/** What sends traces to disk, as the line saying a spell of writing began puts it. */
+const WHY: Partial<Record<DropReason, string>> = {
+  'retries-exhausted': 'the service has not taken them within maxRetryElapsedMs',
+  shutdown: 'they were not delivered by shutdown',
+  'queue-full': 'the queue in memory is full (maxQueueTraces or maxQueueBytes)',
+};
+
 /**
  * Settles held traces given up for a reason the disk can cure (retry time out, shutdown): those
  * read from disk stay there (`persisted`: their file goes back to the folder), the others are
@@ -32,7 +39,7 @@ export function giveUpToDisk(
     return;
   }
   const records = fresh.map((entry) => ({ traceId: entry.traceId, body: entry.body }));
-  const written = overflow.write(records).then((ok): DeliveryOutcome => {
+  const written = overflow.write(records, WHY[reason]).then((ok): DeliveryOutcome => {
     if (ok) return 'persisted';
     drops.add(
       reason,
@@ -51,7 +58,7 @@ export function overflowToDisk(
   drops: DropCounter,
   record: { traceId: string; json: string; bytes: number },
 ): Promise<DeliveryOutcome> {
-  return overflow.write([record]).then((ok) => {
+  return overflow.write([record], WHY['queue-full']).then((ok) => {
     if (ok) return 'persisted';
     drops.add('queue-full', 1, 'The queue was full and persistDir refused the trace', [record.traceId]);
     return 'dropped';

@@ -63,7 +63,8 @@ export class DiskSpill implements OverflowStore {
   #closing = false;
   #timer: NodeJS.Timeout | undefined;
   #opening: Promise<void> | undefined;
-  #spilled = 0;
+  /** What sent the latest records to disk, for the line that says a spell of writing began. */
+  #why: string | undefined;
   #corrupt = 0;
   /** Traces deleted from disk at `maxDiskBytes` (the `disk-full` drop reason). */
   evictedTraces = 0;
@@ -93,8 +94,7 @@ export class DiskSpill implements OverflowStore {
         refused: (error) => this.#refused(error),
         wrote: (traces, file, bytes) => {
           this.#debug?.wroteToDisk(this.#dir, traces, file, bytes);
-          this.#spilled += traces;
-          this.#reports.recovered();
+          this.#reports.wrote(traces, this.#why);
         },
         evicted: (traces, message) => {
           this.evictedTraces += traces;
@@ -137,9 +137,13 @@ export class DiskSpill implements OverflowStore {
     return this.writable && this.#writer.buffered + bytes <= this.#bufferLimit;
   }
 
-  /** Writes records; resolves true once they are on disk, false when the disk refused them. */
-  write(records: readonly SpillInput[]): Promise<boolean> {
+  /**
+   * Writes records; resolves true once they are on disk, false when the disk refused them. `why`
+   * (a fixed phrase) says what sends them to disk, in the line that says a spell of writing began.
+   */
+  write(records: readonly SpillInput[], why?: string): Promise<boolean> {
     if (this.#disabled) return Promise.resolve(false);
+    this.#why = why;
     // The folder could not be opened before: the next write waits for another try, not the timer's.
     if (!this.#opened && this.#opening === undefined) this.#openInBackground();
     return this.#writer.write(records);
@@ -147,6 +151,10 @@ export class DiskSpill implements OverflowStore {
 
   /** The sender has room again, or the service answered: send files from disk if there are any. */
   poke(): void {
+    // A file just finished (or the sender has room): the end of a spell of writing is said even
+    // during close(), when the last file of a replay finishes.
+    if (this.#everOpened && this.#ledger.waiting === 0 && this.#writer.buffered === 0)
+      this.#reports.emptied();
     if (this.#target === undefined || !this.#opened || this.#closing) return;
     this.#replay.start(this.#target);
   }
@@ -156,8 +164,8 @@ export class DiskSpill implements OverflowStore {
     return {
       writable: this.writable,
       ...this.#ledger.totals(Date.now()),
-      spilledTraces: this.#spilled,
-      replayedTraces: this.#replay.replayed,
+      spilledTraces: this.#reports.writtenTraces,
+      replayedTraces: this.#reports.deliveredTraces,
       corruptFiles: this.#corrupt,
     };
   }

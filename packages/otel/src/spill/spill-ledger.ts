@@ -70,6 +70,11 @@ export class SpillLedger {
     this.#claimed.delete(file.name);
   }
 
+  /** Files waiting in the pool or being sent by this process: 0 once a replay has emptied the disk. */
+  get waiting(): number {
+    return this.#pool.length + this.#claimed.size;
+  }
+
   /** Bytes of every spill file known: what `maxDiskBytes` bounds. */
   get bytes(): number {
     let bytes = this.#others.bytes;

@@ -46,15 +46,9 @@ export class SpillReplay {
    * the service keeps refusing (a 409) is not sent in a loop. Bounded by the folder's files.
    */
   readonly #parked = new Map<string, number>();
-  #replayed = 0;
 
   constructor(host: ReplayHost) {
     this.#host = host;
-  }
-
-  /** Traces read back from disk and delivered. */
-  get replayed(): number {
-    return this.#replayed;
   }
 
   /** The run reading files now, if any. */
@@ -133,16 +127,23 @@ export class SpillReplay {
   async #finish(file: SpillFileName, outcomes: readonly DeliveryOutcome[]): Promise<void> {
     const { folder, ledger } = this.#host;
     const closing = this.#host.isClosing();
-    this.#replayed += outcomes.filter((outcome) => outcome === 'delivered').length;
     const keep = outcomes.includes('persisted') || (closing && outcomes.includes('dropped'));
-    ledger.unclaimed(file);
+    const count = (wanted: DeliveryOutcome) => outcomes.filter((outcome) => outcome === wanted).length;
+    // Records dropped from a file that stays on disk are not lost: they are sent again later.
+    this.#host.reports.replayed(count('delivered'), keep ? 0 : count('dropped'));
     this.#host.debug?.replayed(file.name, outcomes, !keep);
-    if (keep) {
-      if (!closing) this.#parked.set(file.name, Date.now() + PARK_MS);
-      await folder.release(file.name);
-      ledger.addToPool(file);
-    } else {
-      await folder.removeClaimed(file.name);
+    // Counted as claimed until it is back in the pool or gone: never seen as neither, so the disk
+    // is not taken for emptied (and said so) while a file is on its way back.
+    try {
+      if (keep) {
+        if (!closing) this.#parked.set(file.name, Date.now() + PARK_MS);
+        await folder.release(file.name);
+        ledger.addToPool(file);
+      } else {
+        await folder.removeClaimed(file.name);
+      }
+    } finally {
+      ledger.unclaimed(file);
     }
     this.#host.poke();
   }
