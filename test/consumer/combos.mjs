@@ -27,7 +27,7 @@ export const COMBOS = [
       '@opentelemetry/sdk-trace-base',
       '@opentelemetry/sdk-trace-node',
     ],
-    apps: ['processor.mjs', 'processor.cjs'],
+    apps: ['processor.mjs', 'processor.cjs', 'serverless.cjs'],
   },
   {
     name: 'otel-sdk-3',

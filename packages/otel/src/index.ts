@@ -20,6 +20,7 @@ export {
   type TracingSetup,
 } from './register.js';
 export type { DiskStats } from './spill/spill-ledger.js';
+export { type Flushable, withAqmFlush } from './with-aqm-flush.js';
 export {
   type LlmPromptMessage,
   type LlmSpan,

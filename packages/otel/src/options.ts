@@ -87,6 +87,16 @@ export interface AqmOtelOptions {
   persistDir?: string;
   /** Bytes of spill files `persistDir` may hold; past it the oldest files are deleted. Default 256 MiB. */
   maxDiskBytes?: number;
+  /**
+   * For AWS Lambda, Vercel/Next.js functions and other runtimes that freeze the process once a
+   * request is answered: no timer sends or completes anything, so nothing is left half done when
+   * the process freezes. Traces wait for `forceFlush()` (call it once per invocation, e.g. through
+   * `withAqmFlush`, or `waitUntil(processor.forceFlush())`), which completes them all and sends
+   * them in as few requests as `maxBatchTraces`/`maxBatchBytes` allow (one for up to 100 traces);
+   * `batchDelayMs` and `traceIdleMs` are not used. A batch that fills up still goes at once.
+   * Without a flush nothing is sent until the next one. Default `false`. See the README's "Serverless".
+   */
+  serverless?: boolean;
 }
 
 /** The options with defaults applied and every value checked. */
@@ -118,6 +128,7 @@ export interface ResolvedOptions {
   shouldExport: ((record: EvaluationTrace) => boolean) | undefined;
   persistDir: PersistOptions['persistDir'];
   maxDiskBytes: number;
+  serverless: boolean;
 }
 
 const MIB = 1024 * 1024;
@@ -148,6 +159,7 @@ const KNOWN_OPTIONS = new Set<string>([
   'shouldExport',
   'persistDir',
   'maxDiskBytes',
+  'serverless',
 ]);
 /** `shutdownTimeoutMs` when not given. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -207,6 +219,7 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     mask: functionOption<MaskFunction>('mask', raw.mask),
     sampleRate: rangeOption('sampleRate', raw.sampleRate, 1, 0, 1),
     shouldExport: functionOption<(record: EvaluationTrace) => boolean>('shouldExport', raw.shouldExport),
+    serverless: booleanOption('serverless', raw.serverless, false),
     ...resolvePersistOptions(raw, env),
   };
   return { ...resolveConnection(raw, env), ...knobs };

@@ -42,6 +42,7 @@ describe('resolveOptions', () => {
       shouldExport: undefined,
       persistDir: undefined,
       maxDiskBytes: 256 * 1024 * 1024,
+      serverless: false,
     });
   });
 
@@ -126,6 +127,7 @@ describe('resolveOptions', () => {
     ['mask', 'redact', 'Expected `mask` to be a function, got `redact` (string)'],
     ['shouldExport', true, 'Expected `shouldExport` to be a function, got `true` (boolean)'],
     ['allowInsecureHttp', 'yes', 'Expected `allowInsecureHttp` to be a boolean, got `yes` (string)'],
+    ['serverless', 1, 'Expected `serverless` to be a boolean, got `1` (number)'],
     ['baseUrl', 'ftp://x', 'Expected `baseUrl` to be an http(s) URL, got `ftp://x` (string)'],
     [
       'applicationId',

@@ -18,6 +18,7 @@ const EXAMPLES = [
   { name: 'nodesdk-openai', traces: 2, shown: 1 },
   { name: 'otlp-forwarder', traces: 2, shown: 0 },
   { name: 'nodesdk-keep-exporter', traces: 2, shown: 1 },
+  { name: 'serverless', traces: 3, shown: 1 },
 ] as const;
 
 const RUN_TIMEOUT_MS = 60_000;

@@ -42,6 +42,12 @@ export interface AssemblerOptions {
    * default {@link UNFINISHED_CALL_WAIT_MS}) before it is recorded with the call as it is.
    */
   unfinishedCallWaitMs?: number;
+  /**
+   * `false`: no timer ever completes a trace (idle traces, and those waiting for a model call,
+   * complete only at `flushAll()`, eviction or `maxSpansPerTrace`), for a process that may be
+   * frozen between requests (`serverless`). Default `true`.
+   */
+  idleTimer?: boolean;
   /** Told (synchronously, never throwing into the assembler) what the app should hear of once. */
   onNotice?: (kind: AssemblerNotice, message: string) => void;
 }

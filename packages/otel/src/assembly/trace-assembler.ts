@@ -59,6 +59,8 @@ export class TraceAssembler {
     this.#completed = new CompletedTraces(settings.recentTraceIds, settings.onComplete, this.#notices);
     this.#wait = new ModelCallWait(settings.maxOpenModelCalls, settings.heldWaitMs, this.#notices, this.#now);
     this.#timer = new IdleTimer(() => this.#sweep(), this.#now);
+    // Stopped for good: every later ensure() is a no-op, so nothing fires after a freeze.
+    if (options.idleTimer === false) this.#timer.stop();
   }
 
   /** Traces being assembled (including those known so far only from log records). */

@@ -31,7 +31,9 @@ export class BatchLinger {
   #stopped = false;
 
   /**
-   * @param delayMs - longest a partial batch waits; 0 sends whatever is waiting at once.
+   * @param delayMs - longest a partial batch waits; 0 sends whatever is waiting at once; `Infinity`
+   *   arms no timer: a partial batch waits for a flush (`serverless`, where a timer may fire only
+   *   after the process was frozen and thawed).
    * @param onExpire - called when the wait is over, to send what is now due.
    */
   constructor(delayMs: number, onExpire: () => void) {
@@ -68,6 +70,8 @@ export class BatchLinger {
 
   #waitFor(oldest: WaitingTrace): void {
     if (this.#stopped || (this.#timer !== undefined && this.#timerFor === oldest.sequence)) return;
+    // No timer at all (setTimeout would read Infinity as 1 ms): only a flush makes it due.
+    if (!Number.isFinite(this.#delayMs)) return;
     // The timer ran for a trace that has left in a full batch: restart it for this one.
     this.#clear();
     // Clamped, so a wall clock set back cannot make a trace wait longer than delayMs.

@@ -27,7 +27,10 @@ export interface SenderOptions {
   concurrency: number;
   maxBatchTraces: number;
   maxBatchBytes: number;
-  /** Longest a partial batch waits for more traces before it is sent; 0 sends at once. */
+  /**
+   * Longest a partial batch waits for more traces before it is sent; 0 sends at once; `Infinity`
+   * until a flush (or shutdown, or the batch fills).
+   */
   batchDelayMs: number;
   maxQueueTraces: number;
   maxQueueBytes: number;

@@ -76,6 +76,9 @@ export class TracePipeline implements Pipeline {
           });
     this.#sender = new TraceSender({
       ...options,
+      // Serverless: a partial batch waits for the flush, never for a timer that may fire only
+      // after a freeze (then in the middle of another request, or never).
+      batchDelayMs: options.serverless ? Number.POSITIVE_INFINITY : options.batchDelayMs,
       overflow: this.#spill,
       keepOverBound: internals.keepOverBound === true,
       // A getter: the 404 message names the id, which may only be known later.
@@ -114,6 +117,7 @@ export class TracePipeline implements Pipeline {
       // let them grow past it.
       maxValueChars: options.maxValueChars,
       maxOpenBytes: options.maxQueueBytes,
+      idleTimer: !options.serverless,
       // Spans left out of a record lose data: said on stderr even with no logging set up.
       onNotice: (kind, message) =>
         this.#reporter.report(kind, 'warn', message, (level, text) => alert(this.#logger, level, kind, text)),
