@@ -115,6 +115,19 @@ describe('resolveApplication by name', () => {
       'The service rejected AQM_API_KEY (401) while looking up application "support-bot" (AQM_APPLICATION_NAME): check the key',
     ],
     [
+      serviceError(403, 'Forbidden'),
+      'The service answered 403 while looking up application "support-bot" (AQM_APPLICATION_NAME): Forbidden',
+    ],
+  ])('a definite answer to the lookup rejects saying what went wrong (%s)', async (error, message) => {
+    const api = new FakeApplications();
+    api.failWith.list = error;
+    const lookup = resolveApplication(api, { name: 'support-bot' });
+    await expect(lookup).rejects.toBeInstanceOf(ApplicationLookupError);
+    await expect(lookup).rejects.toThrow(message);
+  });
+
+  it.each([
+    [
       serviceError(undefined, 'connect ECONNREFUSED 127.0.0.1:4000'),
       'Could not reach the service at AQM_BASE_URL while looking up application "support-bot" (AQM_APPLICATION_NAME): connect ECONNREFUSED 127.0.0.1:4000',
     ],
@@ -122,13 +135,19 @@ describe('resolveApplication by name', () => {
       serviceError(503, 'Service unavailable'),
       'The service answered 503 while looking up application "support-bot" (AQM_APPLICATION_NAME): Service unavailable',
     ],
-  ])('a failed lookup rejects saying what went wrong (%s)', async (error, message) => {
-    const api = new FakeApplications();
-    api.failWith.list = error;
-    const lookup = resolveApplication(api, { name: 'support-bot' });
-    await expect(lookup).rejects.toBeInstanceOf(ApplicationLookupError);
-    await expect(lookup).rejects.toThrow(message);
-  });
+  ])(
+    'a lookup that may pass gives no id and a warning: traces are kept and the name looked up again (%s)',
+    async (error, message) => {
+      const api = new FakeApplications();
+      api.failWith.list = error;
+      await expect(resolveApplication(api, { name: 'support-bot' })).resolves.toEqual({
+        applicationId: undefined,
+        warning:
+          `${message}; traces are kept (in memory, then in AQM_PERSIST_DIR when set) ` +
+          'and the name is looked up again when they are sent',
+      });
+    },
+  );
 
   it('a failed create rejects naming the create', async () => {
     const api = new FakeApplications();
