@@ -6,6 +6,7 @@ import { AqmClient } from '@aqm/client';
 import { inspectSpillFolder } from '@aqm/otel/spill';
 import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../otel/helpers/wait.js';
 import { type AppDir, createAppDir } from './helpers/app-dir.js';
 import { killRunningApps, runApp, startApp } from './helpers/run-app.js';
 import { API_KEY, type Stack, startStack } from './helpers/stack.js';
@@ -127,6 +128,41 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
     },
     TWO_RUNS_TIMEOUT_MS,
   );
+
+  it('a long-running app sends its traces once the service it could not reach at start answers', async () => {
+    const port = await stoppedServicePort();
+    const name = `down-then-up-${randomUUID()}`;
+    const running = startApp(
+      app.dir,
+      ['--import', '@aqm/auto/register', 'long-running-app.mjs'],
+      stack.env({
+        AQM_BASE_URL: `http://127.0.0.1:${port}/api`,
+        AQM_APPLICATION_NAME: name,
+        AQM_FLUSH_TIMEOUT_MS: '10000',
+        PROMPT_ONE: 'asked while the service was down',
+      }),
+    );
+    let stderr = '';
+    running.child.stderr?.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    await running.waitForOutput('ready');
+    // The startup lookup is over (failed) before the service starts: the name is looked up again later.
+    await waitFor(
+      () => stderr.includes('traces are kept'),
+      'the startup lookup failing',
+      30_000,
+      () => stderr,
+    );
+    const server = await startServiceOn(port);
+    // The job span ends at the exit flush: its trace is sent then, the name looked up first.
+    running.child.kill('SIGTERM');
+    const run = await running.exited;
+    expect(run.signal).toBe('SIGTERM');
+    expect(run.stderr).toContain('traces are kept');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await storedPrompts(server, name)).toEqual(['asked while the service was down']);
+  });
 
   it('a key the service refuses (401) is said once, and @aqm/auto turns itself off', async () => {
     const name = `refused-key-${randomUUID()}`;
