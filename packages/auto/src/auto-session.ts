@@ -3,6 +3,7 @@ import { AqmLogRecordProcessor, type AqmOtelOptions, AqmSpanProcessor, registerA
 import { installExitFlush } from '@aqm/otel/pipeline';
 import { DiagConsoleLogger, diag, trace } from '@opentelemetry/api';
 import { LoggerProvider } from '@opentelemetry/sdk-logs';
+import { NamedApplication } from './application/named-application.js';
 import { type ResolvedApplication, resolveApplication } from './application/resolve-application.js';
 import type { AutoConfig } from './config/env-config.js';
 import { registerEsmLoaderHook } from './instrumentation/esm-loader-hook.js';
@@ -97,16 +98,19 @@ export class AutoSession {
       this.#undo.push(() => client.close());
       // Runs before the client closes (undo runs in reverse): a lookup still hanging is cut short.
       this.#undo.push(() => this.#lookup.abort());
-      const lookup = resolveApplication(client, config.application, { signal: this.#lookup.signal });
-      // Handles the lookup's failure (one warning, then shutdown), also when a later step throws.
+      // A name is looked up now, and again by the processors when they have traces to send and the
+      // service could not be reached meanwhile: both share the lookup in flight and the id found.
+      const named =
+        'name' in config.application ? new NamedApplication(client, config.application.name) : undefined;
+      const lookup = resolveApplication(client, config.application, { signal: this.#lookup.signal, named });
+      // Handles a definite failure (one warning, then shutdown), also when a later step throws.
       this.ready = this.#whenResolved(lookup);
-      const lookedUpId = lookup.then((found) => found.applicationId);
-      lookedUpId.catch(() => {}); // reported through `ready`; the processors see it too
       this.#processorOptions = {
         apiKey: config.apiKey,
         baseUrl: config.baseUrl,
-        // Tracing starts now; a name lookup's id arrives later and the first request waits for it.
-        applicationId: 'id' in config.application ? config.application.id : lookedUpId,
+        // Tracing starts now; the first request looks the name up when its id is not known yet,
+        // and a service still down keeps the traces as in any outage (memory, then disk).
+        applicationId: named === undefined ? (config.application as { id: string }).id : named.lookup,
         environment: config.environment,
         appVersion: config.appVersion,
         sampleRate: config.sampleRate,

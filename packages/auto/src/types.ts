@@ -1,5 +1,12 @@
-/** Where `startAuto` stands once the application is known: sending, or off and why. */
-export type AutoStatus = { enabled: true; applicationId: string } | { enabled: false; reason: string };
+/**
+ * Where `startAuto` stands after its startup lookup: sending (to `applicationId`), or off and why.
+ * `applicationId` is `undefined` when `AQM_APPLICATION_NAME` could not be looked up yet because the
+ * service could not be reached (or answered 408, 429, 5xx): tracing goes on, traces are kept (in
+ * memory, then in `AQM_PERSIST_DIR` when set) and the name is looked up again when they are sent.
+ */
+export type AutoStatus =
+  | { enabled: true; applicationId: string | undefined }
+  | { enabled: false; reason: string };
 
 /** Options of {@link startAuto}. The `--import`/`--require` entry points set them; app code rarely needs to. */
 export interface StartAutoOptions {
@@ -16,8 +23,11 @@ export interface StartAutoOptions {
 /** What {@link startAuto} returns. */
 export interface AutoHandle {
   /**
-   * Resolves once the application id is known (an `AQM_APPLICATION_NAME` is looked up in the
-   * background), or with `enabled: false` and the reason when `@aqm/auto` is off. Never rejects.
+   * Resolves once the startup lookup of the application is over (an `AQM_APPLICATION_NAME` is
+   * looked up in the background): with its id; with `applicationId: undefined` when the service
+   * could not be reached (traces are kept and the name looked up again when they are sent); or
+   * with `enabled: false` and the reason when `@aqm/auto` is off (also after a definite answer to
+   * the lookup: the key refused, 403, a base URL without the path prefix). Never rejects.
    */
   readonly ready: Promise<AutoStatus>;
   /**

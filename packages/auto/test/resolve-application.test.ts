@@ -1,6 +1,7 @@
 import { errorFromResponse } from '@aqm/client';
 import type { Application, CreateApplicationBody } from '@aqm/wire';
 import { describe, expect, it } from 'vitest';
+import { NamedApplication } from '../src/application/named-application.js';
 import {
   ApplicationLookupError,
   type ApplicationsApi,
@@ -115,6 +116,19 @@ describe('resolveApplication by name', () => {
       'The service rejected AQM_API_KEY (401) while looking up application "support-bot" (AQM_APPLICATION_NAME): check the key',
     ],
     [
+      serviceError(403, 'Forbidden'),
+      'The service answered 403 while looking up application "support-bot" (AQM_APPLICATION_NAME): Forbidden',
+    ],
+  ])('a definite answer to the lookup rejects saying what went wrong (%s)', async (error, message) => {
+    const api = new FakeApplications();
+    api.failWith.list = error;
+    const lookup = resolveApplication(api, { name: 'support-bot' });
+    await expect(lookup).rejects.toBeInstanceOf(ApplicationLookupError);
+    await expect(lookup).rejects.toThrow(message);
+  });
+
+  it.each([
+    [
       serviceError(undefined, 'connect ECONNREFUSED 127.0.0.1:4000'),
       'Could not reach the service at AQM_BASE_URL while looking up application "support-bot" (AQM_APPLICATION_NAME): connect ECONNREFUSED 127.0.0.1:4000',
     ],
@@ -122,13 +136,19 @@ describe('resolveApplication by name', () => {
       serviceError(503, 'Service unavailable'),
       'The service answered 503 while looking up application "support-bot" (AQM_APPLICATION_NAME): Service unavailable',
     ],
-  ])('a failed lookup rejects saying what went wrong (%s)', async (error, message) => {
-    const api = new FakeApplications();
-    api.failWith.list = error;
-    const lookup = resolveApplication(api, { name: 'support-bot' });
-    await expect(lookup).rejects.toBeInstanceOf(ApplicationLookupError);
-    await expect(lookup).rejects.toThrow(message);
-  });
+  ])(
+    'a lookup that may pass gives no id and a warning: traces are kept and the name looked up again (%s)',
+    async (error, message) => {
+      const api = new FakeApplications();
+      api.failWith.list = error;
+      await expect(resolveApplication(api, { name: 'support-bot' })).resolves.toEqual({
+        applicationId: undefined,
+        warning:
+          `${message}; traces are kept (in memory, then in AQM_PERSIST_DIR when set) ` +
+          'and the name is looked up again when they are sent',
+      });
+    },
+  );
 
   it('a failed create rejects naming the create', async () => {
     const api = new FakeApplications();
@@ -161,6 +181,40 @@ describe('resolveApplication by name', () => {
     const controller = new AbortController();
     await resolveApplication(api, { name: 'support-bot' }, { signal: controller.signal });
     expect(api.signals).toEqual([controller.signal, controller.signal]);
+  });
+});
+
+describe('NamedApplication: the lookup the processors share with the startup one', () => {
+  it('after a startup lookup that could not reach the service, looks up again and rejects with the client error itself', async () => {
+    const api = new FakeApplications();
+    api.failWith.list = serviceError(undefined, 'connect ECONNREFUSED 127.0.0.1:4000');
+    const named = new NamedApplication(api, 'support-bot');
+    const started = await resolveApplication(api, { name: 'support-bot' }, { named });
+    expect(started.applicationId).toBeUndefined();
+    const request = { signal: new AbortController().signal, timeoutMs: 1000 };
+    // The client's error, not a message of ours: the pipeline sorts it (here: retry, traces kept).
+    await expect(named.lookup(request)).rejects.toBe(api.failWith.list);
+    api.failWith.list = undefined;
+    const id = await named.lookup(request);
+    expect(api.stored.find((app) => app.id === id)?.name).toBe('support-bot');
+    await expect(named.lookup(request)).resolves.toBe(id);
+    expect(api.calls).toEqual([
+      'list support-bot',
+      'list support-bot',
+      'list support-bot',
+      'create support-bot (Created by @aqm/auto (AQM_APPLICATION_NAME))',
+    ]);
+  });
+
+  it('once the startup lookup found the id, the processors do not ask again', async () => {
+    const api = new FakeApplications();
+    const app = api.add('support-bot');
+    const named = new NamedApplication(api, 'support-bot');
+    await resolveApplication(api, { name: 'support-bot' }, { named });
+    await expect(named.lookup({ signal: new AbortController().signal, timeoutMs: 1000 })).resolves.toBe(
+      app.id,
+    );
+    expect(api.calls).toEqual(['list support-bot']);
   });
 });
 

@@ -53,7 +53,7 @@ describe('startAuto in-process', () => {
     );
     const status = await auto.ready;
     expect(status).toEqual({ enabled: true, applicationId: expect.any(String) });
-    if (!status.enabled) return;
+    if (!status.enabled || status.applicationId === undefined) return;
     await auto.forceFlush();
     const trace = await client.traces.get(status.applicationId, traceId);
     expect(trace).toMatchObject({ prompt: 'Early call?', response: 'Kept.', environment: 'test' });

@@ -2,8 +2,14 @@ import { createHash } from 'node:crypto';
 import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AqmClient } from '@aqm/client';
-import { type AqmOtelOptions, resolveOptions, type TracePipeline } from '@aqm/otel/pipeline';
+import {
+  type ApplicationIdLookup,
+  type AqmOtelOptions,
+  resolveOptions,
+  type TracePipeline,
+} from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
+import { ConfiguredApplication } from './configured-application.js';
 import { resolveApplicationByName } from './find-application.js';
 import { type ApplicationRef, MAX_APPLICATION_NAME } from './resolve-options.js';
 
@@ -70,10 +76,15 @@ export class ApplicationRouter {
     const configured = options.defaultApplication;
     if (configured === undefined) this.#default = undefined;
     else {
-      // The configured application: a name is found or created (the operator named it), and its
-      // traces wait in the queue while the lookup retries.
-      const applicationId =
-        'id' in configured ? configured.id : this.#lookup(configured.name, true).then((id) => id);
+      // The configured application: a name is found or created (the operator named it), at start
+      // and by its pipeline when it has traces to send and the service could not be reached yet.
+      let applicationId: string | ApplicationIdLookup;
+      if ('id' in configured) applicationId = configured.id;
+      else {
+        const named = new ConfiguredApplication(options.client, configured.name, options.logger);
+        named.start(this.#closed.signal);
+        applicationId = named.lookup;
+      }
       // The configured application spills to persistDir itself, as it always has.
       this.#default = this.#newPipeline(applicationId, undefined);
       this.#entries.set(keyOf(configured), { state: 'ready', pipeline: this.#default });
@@ -220,7 +231,7 @@ export class ApplicationRouter {
    * folder of its own under `persistDir`: spill files carry no application, so a folder shared by
    * two applications would let one replay, and send as its own, the traces of the other.
    */
-  #newPipeline(applicationId: string | Promise<string>, spillId: string | undefined): TracePipeline {
+  #newPipeline(applicationId: string | ApplicationIdLookup, spillId: string | undefined): TracePipeline {
     const { client, pipelineOptions } = this.#options;
     const persistDir =
       pipelineOptions.persistDir === undefined || spillId === undefined

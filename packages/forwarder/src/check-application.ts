@@ -12,7 +12,7 @@ function statusOf(error: unknown): number | undefined {
  * id (one read), so that a forwarder started with a wrong key or id says so at once on stderr
  * rather than when the first trace arrives. Says nothing when the check passes, warns when the
  * service cannot be reached (traces then wait in the queue), never rejects. An application named
- * instead is looked up at start-up anyway, and a failed lookup is said by its pipeline.
+ * instead is looked up at start-up anyway, and a failed lookup is said by `ConfiguredApplication`.
  *
  * @example
  * void checkApplicationId(client, '6f1c…', logger, controller.signal);

@@ -13,8 +13,10 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   /** The application (UUID) of traces that name none. Default: `AQM_APPLICATION_ID`. */
   applicationId?: string;
   /**
-   * The application of traces that name none, by name: found, or created when missing, at start.
-   * Default: `AQM_APPLICATION_NAME`. Give this or `applicationId`, not both.
+   * The application of traces that name none, by name: found, or created when missing, at start,
+   * and again when traces are to be sent while the service could not be reached yet (they are
+   * kept meanwhile, as in any outage). Default: `AQM_APPLICATION_NAME`. Give this or
+   * `applicationId`, not both.
    */
   applicationName?: string;
   /**

@@ -1,5 +1,6 @@
 import { type AqmClient, normalizeBaseUrl } from '@aqm/client';
 import { describeValue, optionLabel } from './option-checks.js';
+import type { ApplicationIdLookup } from './options.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,7 +19,7 @@ export interface ConnectionInput {
 export interface Connection {
   apiKey: string | undefined;
   baseUrl: string | undefined;
-  applicationId: string | Promise<string>;
+  applicationId: string | Promise<string> | ApplicationIdLookup;
   client: AqmClient | undefined;
 }
 
@@ -114,7 +115,9 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-function resolveApplicationId(value: unknown): string | Promise<string> {
+function resolveApplicationId(value: unknown): string | Promise<string> | ApplicationIdLookup {
+  // A lookup function: what it gives is checked when a request needs it.
+  if (typeof value === 'function') return value as ApplicationIdLookup;
   if (isThenable(value)) {
     // Checked once it settles, with the same message as a string would get. Marked as handled
     // here: if a later option throws, no pipeline awaits it, and a rejection must not crash the app.
@@ -193,7 +196,7 @@ export function resolveConnection(raw: ConnectionInput, env: Env): Connection {
   if (problems.missing.length > 0 || problems.invalid.length > 0) {
     throw new EnvironmentConfigError(problems.missing, problems.invalid);
   }
-  return { apiKey, baseUrl, applicationId: id as string | Promise<string>, client };
+  return { apiKey, baseUrl, applicationId: id as string | Promise<string> | ApplicationIdLookup, client };
 }
 
 /** A key pasted into the wrong variable would otherwise be shown as that variable's value. */

@@ -9,7 +9,7 @@ export type { AqmStats } from './export/trace-pipeline.js';
 export { AqmSpanExporter } from './exporter.js';
 export { AqmLogRecordProcessor, type LlmLogRecordInput } from './log-record-processor.js';
 export type { LlmLogRecord } from './mapping/llm-log-record.js';
-export type { AqmOtelOptions } from './options.js';
+export type { ApplicationIdLookup, AqmOtelOptions } from './options.js';
 export { type MaskFunction, maskPII } from './privacy/mask.js';
 export { AqmSpanProcessor } from './processor.js';
 export {

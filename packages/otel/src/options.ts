@@ -29,8 +29,12 @@ export interface AqmOtelOptions {
    * for an id looked up at startup (`@aqm/auto` finds the application by name): spans are assembled
    * and queued meanwhile and the first request waits for it. When it rejects or resolves to
    * something other than a UUID, the traces are dropped (reason `failed`) and `diag` says why.
+   *
+   * May also be a lookup function ({@link ApplicationIdLookup}), for an id found by name that the
+   * service may not be able to give yet: it is called when a request needs the id, and its
+   * failures are handled as the service's answers to a send (see {@link ApplicationIdLookup}).
    */
-  applicationId?: string | PromiseLike<string>;
+  applicationId?: string | PromiseLike<string> | ApplicationIdLookup;
   /** An {@link AqmClient} to send with instead of one built from `apiKey`/`baseUrl`. It is not closed by `shutdown()`. */
   client?: AqmClient;
   /** Allow a plain `http:` base address that is not loopback (passed to the client). Default `false`. */
@@ -99,12 +103,28 @@ export interface AqmOtelOptions {
   serverless?: boolean;
 }
 
+/**
+ * Finds the application id when a request needs it and none is known yet (e.g. by the
+ * application's name). Called with the request's abort signal and time limit, which it passes on
+ * to its own requests (with no retry of its own: the sender retries). Once it resolves, the id is
+ * kept. When it rejects, the request is not sent and the rejection is sorted like the answer to a
+ * send, so it should reject with the `@aqm/client` error it got: a connection error, a timeout,
+ * 429 or 5xx is retried on the sender's backoff and the traces are kept meanwhile (memory, then
+ * `persistDir`, as in an outage); 401 or 404 pauses sending (said once, traces kept); another
+ * answer drops the batch (said once). Each later request needing the id calls it again.
+ *
+ * @example
+ * const applicationId: ApplicationIdLookup = ({ signal, timeoutMs }) =>
+ *   findOrCreateApplication(client, { name: 'support-bot' }, { signal, timeoutMs, maxRetries: 0 });
+ */
+export type ApplicationIdLookup = (request: { signal: AbortSignal; timeoutMs: number }) => Promise<string>;
+
 /** The options with defaults applied and every value checked. */
 export interface ResolvedOptions {
   apiKey: string | undefined;
   baseUrl: string | undefined;
-  /** A UUID, or a promise of one (checked when it settles; see `AqmOtelOptions.applicationId`). */
-  applicationId: string | Promise<string>;
+  /** A UUID, a promise of one (checked when it settles), or a lookup (see `AqmOtelOptions.applicationId`). */
+  applicationId: string | Promise<string> | ApplicationIdLookup;
   client: AqmClient | undefined;
   allowInsecureHttp: boolean;
   concurrency: number;

@@ -14,6 +14,11 @@ export type { DeliveryOutcome } from './export/queued-trace.js';
 export { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
 export { noteContentLogRecord } from './mapping/content-loss.js';
 export type { LlmLogRecord } from './mapping/llm-log-record.js';
-export { type AqmOtelOptions, type ResolvedOptions, resolveOptions } from './options.js';
+export {
+  type ApplicationIdLookup,
+  type AqmOtelOptions,
+  type ResolvedOptions,
+  resolveOptions,
+} from './options.js';
 export type { ReadableSpan, SpanAttributes, TimedEvent } from './sdk-types.js';
 export { type ExitFlushSettings, type ExitProcess, installExitFlush } from './setup/exit-flush.js';

@@ -153,7 +153,7 @@ describe('aqm-forwarder (the bin)', () => {
         AQM_BASE_URL: `http://127.0.0.1:${port}/api`,
         AQM_APPLICATION_NAME: 'escaped',
       });
-      await waitFor(() => output.stderr.includes('could not be resolved'), 'the lookup failure');
+      await waitFor(() => output.stderr.includes('will not be delivered'), 'the lookup failure');
       expect(output.stderr).toContain('\\u001b[31mno access\\u001b[0m\\u001b]0;owned\\u0007');
       // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character may reach stderr
       expect(output.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);

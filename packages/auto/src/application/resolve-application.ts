@@ -1,10 +1,6 @@
-import {
-  ApplicationFindOrCreateError,
-  type ApplicationsFinder,
-  applicationRoutesMissing,
-  findOrCreateApplication,
-} from '@aqm/client';
+import { type ApplicationsFinder, applicationRoutesMissing } from '@aqm/client';
 import type { ApplicationRef } from '../config/env-config.js';
+import { failedStep, isTransient, NamedApplication } from './named-application.js';
 
 /** Per-call options of the client: the lookup is aborted when `startAuto`'s handle shuts down. */
 export interface CallOptions {
@@ -19,9 +15,12 @@ export interface ApplicationsApi extends ApplicationsFinder {
   };
 }
 
-/** The application's id, and a warning when it could not be checked but is used anyway. */
+/**
+ * The application's id (`undefined`: a name that could not be looked up yet, the service being
+ * unreachable), and a warning when it could not be checked or found but traces are kept anyway.
+ */
 export interface ResolvedApplication {
-  applicationId: string;
+  applicationId: string | undefined;
   warning: string | undefined;
 }
 
@@ -29,8 +28,6 @@ export interface ResolvedApplication {
 export class ApplicationLookupError extends Error {
   override readonly name = 'ApplicationLookupError';
 }
-
-const DESCRIPTION = 'Created by @aqm/auto (AQM_APPLICATION_NAME)';
 
 function statusOf(error: unknown): number | undefined {
   const status = (error as { status?: unknown } | null)?.status;
@@ -69,16 +66,26 @@ function explainMissingRoute(error: unknown, what: string): string {
   );
 }
 
-async function findOrCreate(client: ApplicationsApi, name: string, options: CallOptions): Promise<string> {
+/**
+ * The startup lookup of a name. A definite answer (401, 403, a 404 on the list route, another 4xx)
+ * rejects; a service that cannot be reached (or answers 408, 429, 5xx) gives no id and a warning:
+ * the processors look the name up again when they have traces to send, which are kept meanwhile.
+ */
+async function findOrCreate(named: NamedApplication, options: CallOptions): Promise<ResolvedApplication> {
   try {
-    return await findOrCreateApplication(client, { name, description: DESCRIPTION }, options);
+    return { applicationId: await named.find(options), warning: undefined };
   } catch (error) {
-    if (!(error instanceof ApplicationFindOrCreateError)) throw error;
-    const what = error.step === 'find' ? 'looking up' : 'creating';
-    const describe = statusOf(error.cause) === 404 ? explainMissingRoute : explain;
-    throw new ApplicationLookupError(
-      describe(error.cause, `${what} application "${name}" (AQM_APPLICATION_NAME)`),
-    );
+    const what = `${failedStep(error) === 'find' ? 'looking up' : 'creating'} application "${named.name}" (AQM_APPLICATION_NAME)`;
+    if (isTransient(error)) {
+      return {
+        applicationId: undefined,
+        warning:
+          `${explain(error, what)}; traces are kept (in memory, then in AQM_PERSIST_DIR when set) ` +
+          'and the name is looked up again when they are sent',
+      };
+    }
+    const describe = statusOf(error) === 404 ? explainMissingRoute : explain;
+    throw new ApplicationLookupError(describe(error, what));
   }
 }
 
@@ -110,9 +117,11 @@ async function check(
 
 /**
  * Resolves the application the traces belong to: an `AQM_APPLICATION_ID` is checked (one read),
- * an `AQM_APPLICATION_NAME` is found by its exact name or created. Rejects with an
+ * an `AQM_APPLICATION_NAME` is found by its exact name or created (through `options.named`, whose
+ * id the processors then share, or a lookup of its own). Rejects with an
  * {@link ApplicationLookupError} saying what to fix when the service refuses the key, does not
- * know the id, or cannot be reached for a name lookup.
+ * know the id or lacks the routes; a service that cannot be reached only gives a warning (the
+ * traces are kept and retried, and a name is looked up again when they are sent).
  *
  * @example
  * const { applicationId } = await resolveApplication(client, { name: 'support-bot' });
@@ -120,11 +129,9 @@ async function check(
 export function resolveApplication(
   client: ApplicationsApi,
   ref: ApplicationRef,
-  options: CallOptions = {},
+  options: CallOptions & { named?: NamedApplication } = {},
 ): Promise<ResolvedApplication> {
-  if ('id' in ref) return check(client, ref.id, options);
-  return findOrCreate(client, ref.name, options).then((applicationId) => ({
-    applicationId,
-    warning: undefined,
-  }));
+  const { named, ...callOptions } = options;
+  if ('id' in ref) return check(client, ref.id, callOptions);
+  return findOrCreate(named ?? new NamedApplication(client, ref.name), callOptions);
 }

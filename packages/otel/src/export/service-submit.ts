@@ -1,7 +1,7 @@
 import { AqmClient } from '@aqm/client';
 import type { DiagLogger } from '@opentelemetry/api';
 import type { ResolvedOptions } from '../options.js';
-import { ApplicationIdSource } from './application-id.js';
+import { ApplicationIdError, ApplicationIdSource } from './application-id.js';
 import type { DeliveryHealth } from './delivery-health.js';
 import { classifyFailure } from './send-outcome.js';
 import type { SubmitBatch } from './sender-types.js';
@@ -33,7 +33,7 @@ export function createClient(options: ResolvedOptions): EvaluationsClient {
 }
 
 /**
- * The sender's `submit`: waits for the application id, sends one batch, and tells `health` how
+ * The sender's `submit`: waits for (or looks up) the application id, sends one batch, and tells `health` how
  * each request went (the sender itself need not know about it).
  */
 export function createSubmit(
@@ -44,9 +44,11 @@ export function createSubmit(
 ): { submit: SubmitBatch; applicationId: ApplicationIdSource } {
   const applicationId = new ApplicationIdSource(options.applicationId, logger);
   const submit: SubmitBatch = async (traces, signal) => {
-    // A rejected id is said by ApplicationIdSource, once; it is no answer of the service.
-    const id = await applicationId.get(signal);
     try {
+      // A lookup's failure is the service's answer too (it is down, or refuses the key): it counts
+      // for `health` and is sorted like a send's. A rejected id promise is not: ApplicationIdSource
+      // says it, once.
+      const id = await applicationId.get(signal, options.requestTimeoutMs);
       const accepted = await client.evaluations.submitSerialized(id, traces, {
         signal,
         timeoutMs: options.requestTimeoutMs,
@@ -56,7 +58,7 @@ export function createSubmit(
       return accepted;
     } catch (error) {
       // Aborted by the shutdown deadline: not an answer of the service.
-      if (!signal.aborted) health.failed(classifyFailure(error));
+      if (!signal.aborted && !(error instanceof ApplicationIdError)) health.failed(classifyFailure(error));
       throw error;
     }
   };
