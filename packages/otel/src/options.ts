@@ -87,6 +87,14 @@ export interface AqmOtelOptions {
   persistDir?: string;
   /** Bytes of spill files `persistDir` may hold; past it the oldest files are deleted. Default 256 MiB. */
   maxDiskBytes?: number;
+  /**
+   * How `persistDir` is used. `'overflow'` (default): memory first, the disk takes what memory
+   * cannot keep; a kill -9 or an OOM kill loses what memory holds. `'write-ahead'`: each trace is
+   * written to a log in `persistDir` before it counts as accepted and leaves it once delivered;
+   * a kill -9 loses nothing accepted (the next process sends it). Default: `AQM_PERSIST_MODE`,
+   * else `'overflow'`. See the README's "Durable delivery".
+   */
+  persistMode?: 'overflow' | 'write-ahead';
 }
 
 /** The options with defaults applied and every value checked. */
@@ -118,6 +126,7 @@ export interface ResolvedOptions {
   shouldExport: ((record: EvaluationTrace) => boolean) | undefined;
   persistDir: PersistOptions['persistDir'];
   maxDiskBytes: number;
+  persistMode: PersistOptions['persistMode'];
 }
 
 const MIB = 1024 * 1024;
@@ -148,6 +157,7 @@ const KNOWN_OPTIONS = new Set<string>([
   'shouldExport',
   'persistDir',
   'maxDiskBytes',
+  'persistMode',
 ]);
 /** `shutdownTimeoutMs` when not given. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;

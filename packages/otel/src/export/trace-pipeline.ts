@@ -73,10 +73,12 @@ export class TracePipeline implements Pipeline {
             batchDelayMs: options.batchDelayMs,
             logger: this.#logger,
             debug: this.#debug,
+            writeAhead: options.persistMode === 'write-ahead',
           });
     this.#sender = new TraceSender({
       ...options,
       overflow: this.#spill,
+      writeAhead: this.#spill?.writeAhead,
       keepOverBound: internals.keepOverBound === true,
       // A getter: the 404 message names the id, which may only be known later.
       get applicationId() {
