@@ -128,6 +128,15 @@ export class TracePipeline implements Pipeline {
     return this.#applicationLabel();
   }
 
+  /**
+   * Whether trace `traceId` is being assembled (its record not made yet): once not, its record
+   * is queued (in `persistMode: 'write-ahead'`, on disk) or was given up. aqm-forwarder's request
+   * log keeps a request until no trace it brought is open.
+   */
+  isOpen(traceId: string): boolean {
+    return this.#assembler.isOpen(traceId);
+  }
+
   /** Why nothing can be delivered now (the last request got 401 or 404), or `undefined`. */
   get blocked(): string | undefined {
     return this.#health.blocked;
