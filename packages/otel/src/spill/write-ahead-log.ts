@@ -1,5 +1,5 @@
 import { promises as fs, fsync, lstatSync, mkdirSync, unlinkSync, write } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { linePrefix, parseSpillFileName, type SpillFileName, spillFileName } from './spill-file.js';
 import { syncFolder } from './spill-paths.js';
@@ -179,9 +179,13 @@ export class WriteAheadLog {
     if (!this.#folderChecked) {
       // The claim folder may not exist yet (the spill folder opens in the background): made here,
       // synchronously, as the async opening would (owner-only); a link in its place is refused.
+      const owners = dirname(this.#host.ownerDir);
+      mkdirSync(owners, { recursive: true, mode: 0o700 });
+      // Never through a link: the folder's own checks refuse such a folder, a moment later.
+      if (!lstatSync(owners).isDirectory()) throw new Error(`${owners} is not a folder of its own`);
       mkdirSync(this.#host.ownerDir, { recursive: true, mode: 0o700 });
       if (!lstatSync(this.#host.ownerDir).isDirectory())
-        throw new Error(`${this.#host.ownerDir} is not a folder`);
+        throw new Error(`${this.#host.ownerDir} is not a folder of its own`);
       this.#folderChecked = true;
     }
     this.#sequence += 1;
