@@ -1,4 +1,4 @@
-import { promises as fs, fsync, lstatSync, mkdirSync, unlinkSync, write } from 'node:fs';
+import { promises as fs, fsync, lstatSync, mkdirSync, write } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { linePrefix, parseSpillFileName, type SpillFileName, spillFileName } from './spill-file.js';
@@ -6,6 +6,8 @@ import { syncFolder } from './spill-paths.js';
 import { LOG_HEADER_BYTES, LogSegment, sealedHeader } from './write-ahead-segment.js';
 
 const writeAt = promisify(write);
+/** A held file emptied past this size is replaced by a new one rather than truncated. */
+const RECYCLE_BYTES = 256 * 1024;
 const fsyncFd = promisify(fsync);
 
 /** What the log needs of the spill folder it writes into. */
@@ -59,6 +61,7 @@ export class WriteAheadLog {
   #keptTimer: NodeJS.Timeout | undefined;
   readonly #draining = new Set<LogSegment>();
   readonly #sealing = new Set<Promise<void>>();
+  readonly #removing = new Set<Promise<void>>();
   #sequence = 0;
   #scratch = Buffer.allocUnsafeSlow(64 * 1024);
   #downUntil = 0;
@@ -103,7 +106,7 @@ export class WriteAheadLog {
         segment = this.#open();
         this.#held = segment;
       }
-      segment.append(this.#scratch, length, 1);
+      segment.append(this.#scratch, length, 1, false);
       segment.live += 1;
       this.#bytes += length;
       this.loggedTraces += 1;
@@ -149,7 +152,7 @@ export class WriteAheadLog {
   async close(): Promise<void> {
     this.#closed = true;
     this.#sealKept();
-    await Promise.allSettled([...this.#sealing]);
+    await Promise.allSettled([...this.#sealing, ...this.#removing]);
     for (const segment of [this.#held, ...this.#draining]) {
       if (segment === undefined) continue;
       segment.close();
@@ -199,6 +202,14 @@ export class WriteAheadLog {
     segment.live -= 1;
     if (segment.live > 0) return;
     if (segment === this.#held && !this.#closed) {
+      if (segment.size > RECYCLE_BYTES) {
+        // A new file for the next records, this one deleted off the event loop: truncating a file
+        // whose pages the kernel is writing back waits for that write (measured: milliseconds on
+        // a busy disk), and so would the next write into those pages.
+        this.#held = undefined;
+        this.#remove(segment);
+        return;
+      }
       this.#bytes -= segment.size - LOG_HEADER_BYTES;
       try {
         segment.truncate();
@@ -220,11 +231,12 @@ export class WriteAheadLog {
   #remove(segment: LogSegment): void {
     segment.close();
     this.#bytes -= segment.size;
-    try {
-      unlinkSync(segment.path);
-    } catch {
-      // gone already: nothing to deliver from it
-    }
+    // In libuv's pool: the last unlink of a file drops its pages, which may wait for their write-back.
+    const removing = fs
+      .unlink(segment.path)
+      .catch(() => {}) // gone already: nothing to deliver from it
+      .finally(() => this.#removing.delete(removing));
+    this.#removing.add(removing);
   }
 
   /** Seals the kept file: header, fsync, rename into the pool as a spill file, for the replay. */

@@ -112,14 +112,18 @@ export class LogSegment {
     return this.#fd;
   }
 
-  /** Appends `length` bytes of `chunk` (whole record lines); on return they are in the OS's hands. */
-  append(chunk: Buffer, length: number, records: number): void {
+  /**
+   * Appends `length` bytes of `chunk` (whole record lines); on return they are in the OS's hands.
+   * `checksum: false` for a file that is never sealed (records memory holds).
+   */
+  append(chunk: Buffer, length: number, records: number, checksum = true): void {
     if (this.#fd === undefined) throw new Error(`${this.name} is closed`);
     writeAll(this.#fd, chunk, length, this.size);
     if (this.records === 0) this.firstAt = Date.now();
     this.size += length;
     this.records += records;
-    this.crc = crc32(chunk.subarray(0, length), this.crc);
+    // Only a file that becomes a spill file needs it (records memory could not hold).
+    if (checksum) this.crc = crc32(chunk.subarray(0, length), this.crc);
   }
 
   /** Empties the file back to its header (every record was delivered): one system call. */
