@@ -6,6 +6,7 @@
 //   node bench/run.mjs --scenario steady --rate 1000      # the same variants at a steady rate
 //   node bench/run.mjs --scenario outage --outage-seconds 10 --outage-traces 20000
 //   node bench/run.mjs --scenario forwarder               # OTLP proto app -> aqm-forwarder -> sink
+//   node bench/run.mjs --scenario write-ahead --rounds 3  # persistMode 'write-ahead' against memory first
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +20,16 @@ import { outageScenario } from './scenarios/outage.mjs';
 import { profileScenario } from './scenarios/profile.mjs';
 import { steadyScenario } from './scenarios/steady.mjs';
 import { throughputScenario } from './scenarios/throughput.mjs';
+import {
+  existingWriteAheadSection,
+  withWriteAheadSection,
+  writeAheadScenario,
+  writeAheadSection,
+} from './scenarios/write-ahead.mjs';
 
 const DEFAULT_RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAME>, e.g. BENCH_TRACES)
-  --scenario all|throughput|steady|outage|forwarder  what to run (all: throughput, steady, outage)
+  --scenario all|throughput|steady|outage|forwarder|write-ahead  what to run (all: throughput, steady, outage)
   --traces N             traces per throughput run (20000)
   --rate N               traces per second in the steady scenario (1000)
   --steady-traces N      traces per steady run (10000: about 10 s at 1000/s)
@@ -62,8 +69,8 @@ const flags = readFlags(
   },
   USAGE,
 );
-if (!['all', 'throughput', 'steady', 'outage', 'forwarder'].includes(flags.scenario)) {
-  console.error(`--scenario must be all, throughput, steady, outage or forwarder\n${USAGE}`);
+if (!['all', 'throughput', 'steady', 'outage', 'forwarder', 'write-ahead'].includes(flags.scenario)) {
+  console.error(`--scenario must be all, throughput, steady, outage, forwarder or write-ahead\n${USAGE}`);
   process.exit(2);
 }
 const list = (text) =>
@@ -121,6 +128,19 @@ if (flags.scenario === 'forwarder') {
   process.exit(0);
 }
 
+// The write-ahead scenario too: its own section of RESULTS.md.
+if (flags.scenario === 'write-ahead') {
+  console.log('\n== write-ahead against memory first ==');
+  const result = await writeAheadScenario(options);
+  const section = writeAheadSection(result, { machine: info, command, date: new Date().toISOString() });
+  const path = flags.results || DEFAULT_RESULTS;
+  if (path !== 'none') {
+    writeFileSync(path, withWriteAheadSection(existsSync(path) ? readFileSync(path, 'utf8') : '', section));
+    console.log(`\nwrote the write-ahead section of ${path}`);
+  }
+  process.exit(0);
+}
+
 const run = { machine: info, command, date: new Date().toISOString() };
 const wants = (scenario) => flags.scenario === 'all' || flags.scenario === scenario;
 const wantsThroughput = wants('throughput');
@@ -168,8 +188,11 @@ const resultsPath = flags.results || (flags.scenario === 'all' ? DEFAULT_RESULTS
 if (resultsPath !== 'none') {
   const previous = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '';
   const forwarder = existingForwarderSection(previous);
-  const text = withHistory(renderResults(run), resultsPath, run);
-  writeFileSync(resultsPath, forwarder === undefined ? text : withForwarderSection(text, forwarder));
+  const writeAhead = existingWriteAheadSection(previous);
+  let text = withHistory(renderResults(run), resultsPath, run);
+  if (forwarder !== undefined) text = withForwarderSection(text, forwarder);
+  if (writeAhead !== undefined) text = withWriteAheadSection(text, writeAhead);
+  writeFileSync(resultsPath, text);
   console.log(`\nwrote ${resultsPath}`);
 }
 

@@ -1,6 +1,7 @@
 // The pipelines under test, each on its own NodeTracerProvider (not registered globally):
 //   ours — AqmSpanProcessor (assembles, maps, masks hooks, JSON per the contract, bounded retrying queue);
-//   ours-disk — the same with a `persistDir` (outage scenario only: the scenario passes the folder);
+//   ours-disk — the same with a `persistDir` (overflow mode, memory first; the scenario passes the folder);
+//   ours-wal — the same with `persistMode: 'write-ahead'`: each trace logged to disk in onEnd();
 //   otlp — BatchSpanProcessor(OTLPTraceExporter) with default settings: what OpenTelemetry users have;
 //   otlp-noloss — the same with its span queue raised to hold the whole burst, so it drops nothing
 //     either: the like-for-like comparison of the work per delivered trace;
@@ -20,11 +21,12 @@ export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'bare'];
  *   AQM_APPLICATION_ID); `spanQueue`: the span queue of otlp-noloss.
  */
 export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
-  if (name === 'ours' || name === 'ours-disk') {
-    if (name === 'ours-disk' && typeof aqm.persistDir !== 'string') {
-      throw new TypeError('ours-disk needs aqm.persistDir');
+  if (name === 'ours' || name === 'ours-disk' || name === 'ours-wal') {
+    if (name !== 'ours' && typeof aqm.persistDir !== 'string') {
+      throw new TypeError(`${name} needs aqm.persistDir`);
     }
-    const processor = new AqmSpanProcessor({ baseUrl: sinkUrl, ...aqm });
+    const mode = name === 'ours-wal' ? { persistMode: 'write-ahead' } : {};
+    const processor = new AqmSpanProcessor({ baseUrl: sinkUrl, ...aqm, ...mode });
     return {
       provider: new NodeTracerProvider({ spanProcessors: [processor] }),
       stats: () => processor.stats(),

@@ -4,6 +4,9 @@
 // `options.rate`, the children end their traces at that rate instead of as fast as they can (the
 // steady-rate scenario, scenarios/steady.mjs).
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChild } from '../lib/children.mjs';
 import { MiB, median } from '../lib/measure.mjs';
@@ -49,6 +52,11 @@ function figures(result, sink) {
 export async function runOnce(variant, options, log) {
   const apiKey = `bench-${randomUUID()}`;
   const sink = await startSink({ kind: variant.startsWith('ours') ? 'aqm' : 'otlp', apiKey });
+  // ours-disk and ours-wal: a fresh persistDir per run, on the machine's temp disk.
+  const persistDir =
+    variant === 'ours-disk' || variant === 'ours-wal'
+      ? await mkdtemp(join(tmpdir(), 'aqm-bench-persist-'))
+      : undefined;
   try {
     const { result } = await runChild(CHILD, {
       config: {
@@ -61,7 +69,12 @@ export async function runOnce(variant, options, log) {
         deadlineMs: options.deadlineMs,
         profileFile: options.profileFile,
         // Raised so the whole burst fits: the figure is throughput, not the drop policy.
-        aqm: { maxQueueTraces: options.traces, maxQueueBytes: 256 * MiB, ...options.aqmExtra },
+        aqm: {
+          maxQueueTraces: options.traces,
+          maxQueueBytes: 256 * MiB,
+          ...(persistDir === undefined ? {} : { persistDir }),
+          ...options.aqmExtra,
+        },
       },
       env: { AQM_API_KEY: apiKey, AQM_APPLICATION_ID: randomUUID() },
       execArgv: ['--expose-gc'],
@@ -97,6 +110,7 @@ export async function runOnce(variant, options, log) {
     return run;
   } finally {
     await sink.close();
+    if (persistDir !== undefined) await rm(persistDir, { recursive: true, force: true });
   }
 }
 

@@ -44,6 +44,8 @@ Options:
   --receive-timeout-ms <n>     a request not received whole in this time gets 408 (default 30000)
   --max-queue-traces <n>       traces held for delivery before senders get 503 (default 20000)
   --persist-dir <dir>          keep undelivered traces on disk across restarts
+  --persist-mode <mode>        overflow (default: memory first) or write-ahead (a 200 means
+                               on disk; AQM_PERSIST_MODE)
   --sample-rate <0..1>         share of traces sent (default 1)
   --mask-pii                   mask e-mail addresses, phone and card numbers before sending
   --environment <name>         environment of every trace
@@ -90,6 +92,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         'root-grace-ms': { type: 'string' },
         'max-queue-traces': { type: 'string' },
         'persist-dir': { type: 'string' },
+        'persist-mode': { type: 'string' },
         'sample-rate': { type: 'string' },
         'mask-pii': { type: 'boolean' },
         environment: { type: 'string' },
@@ -107,7 +110,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (sampleRate !== undefined && !/^(0(\.\d+)?|1(\.0+)?)$/.test(sampleRate)) {
     throw new CliUsageError(`--sample-rate expects a number from 0 to 1, got "${sampleRate}"`);
   }
-  const options: ForwarderOptions & { persistDir?: string } = {};
+  const persistMode = text('persist-mode');
+  if (persistMode !== undefined && persistMode !== 'overflow' && persistMode !== 'write-ahead') {
+    throw new CliUsageError(`--persist-mode expects overflow or write-ahead, got "${persistMode}"`);
+  }
+  const options: ForwarderOptions & { persistDir?: string; persistMode?: 'overflow' | 'write-ahead' } = {};
   const set = <K extends keyof typeof options>(key: K, value: (typeof options)[K] | undefined) => {
     if (value !== undefined) options[key] = value;
   };
@@ -128,6 +135,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   set('receiveTimeoutMs', integer('receive-timeout-ms', text('receive-timeout-ms')));
   set('maxQueueTraces', integer('max-queue-traces', text('max-queue-traces')));
   set('persistDir', text('persist-dir'));
+  set('persistMode', persistMode);
   set('sampleRate', sampleRate === undefined ? undefined : Number(sampleRate));
   set('environment', text('environment'));
   return { kind: 'run', options };

@@ -1,14 +1,15 @@
 import { noteContentLogRecord, type TracePipeline } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
-import type { Admission, Reservation } from './admission.js';
+import type { Admission, Reservation, Share } from './admission.js';
 import type { ApplicationRouter } from './application-router.js';
 import type { ForwarderDebug } from './forwarder-debug.js';
 import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
-import type { DecodedRequest } from './otlp/otlp-codec.js';
+import type { DecodedRequest, OtlpFormat } from './otlp/otlp-codec.js';
 import { keyValues } from './otlp/otlp-values.js';
 import type { PipelineFeed, RootToHold } from './pipeline-feed.js';
 import { type RequestGroup, RequestGroups } from './request-groups.js';
+import type { RequestEntry, RequestLog } from './request-log.js';
 
 /** What one export request came to: how many items were refused, and why (for `partial_success`). */
 export interface IngestResult {
@@ -39,6 +40,16 @@ export interface OtlpIngestOptions {
   logger: DiagLogger;
   /** Debug lines per request; absent when debug is off. */
   debug?: ForwarderDebug | undefined;
+  /** `persistMode: 'write-ahead'`: each request is logged to disk before it is answered 200. */
+  requestLog?: RequestLog | undefined;
+}
+
+/** A request as it came (for the request log), and the traces to leave out (a replay's). */
+export interface IngestSource {
+  format: OtlpFormat;
+  body: Buffer;
+  /** Traces whose records were made before the log was replayed: their items are left out. */
+  skip?: ReadonlySet<string>;
 }
 
 /** At most one warning a minute about refusals for a full queue (an outage refuses every request). */
@@ -104,7 +115,12 @@ export class OtlpIngest {
   }
 
   /** Takes the `resourceSpans` of an export request of `bodyBytes` (inflated). Never rejects on malformed content. */
-  async traces(resourceSpans: DecodedRequest, bodyBytes: number): Promise<IngestResult> {
+  async traces(
+    resourceSpans: DecodedRequest,
+    bodyBytes: number,
+    source?: IngestSource,
+  ): Promise<IngestResult> {
+    const skip = source?.skip;
     const groups = new RequestGroups(this.#options.router);
     const refusals = new Refusals();
     let total = 0;
@@ -121,6 +137,7 @@ export class OtlpIngest {
             refusals.add(1, 'without a valid trace id (16 bytes) and span id (8 bytes)');
             continue;
           }
+          if (skip?.has(span.spanContext().traceId) === true) continue;
           groups.add(span.spanContext().traceId, resource, {
             span,
             root: span.parentSpanContext === undefined,
@@ -128,7 +145,14 @@ export class OtlpIngest {
         }
       }
     }
-    const accepted = await this.#admit(groups, refusals, total, bodyBytes, 'span');
+    const accepted = await this.#admit(
+      groups,
+      refusals,
+      total,
+      bodyBytes,
+      'span',
+      source && { signal: 'traces', ...source },
+    );
     this.counters.receivedSpans += total;
     this.counters.rejectedSpans += refusals.count;
     const answer = result(accepted, refusals, 'span');
@@ -137,7 +161,8 @@ export class OtlpIngest {
   }
 
   /** Takes the `resourceLogs` of an export request of `bodyBytes` (inflated). Never rejects on malformed content. */
-  async logs(resourceLogs: DecodedRequest, bodyBytes: number): Promise<IngestResult> {
+  async logs(resourceLogs: DecodedRequest, bodyBytes: number, source?: IngestSource): Promise<IngestResult> {
+    const skip = source?.skip;
     const groups = new RequestGroups(this.#options.router);
     const refusals = new Refusals();
     let total = 0;
@@ -157,13 +182,21 @@ export class OtlpIngest {
             refusals.add(1, '(gen_ai.*) without a valid trace id and span id');
             continue;
           }
+          if (skip?.has(log.traceId) === true) continue;
           // Content arrives on log records: the mapping must not warn that it is lost.
           noteContentLogRecord();
           groups.add(log.traceId, resource, { log });
         }
       }
     }
-    const joined = await this.#admit(groups, refusals, total, bodyBytes, 'log record');
+    const joined = await this.#admit(
+      groups,
+      refusals,
+      total,
+      bodyBytes,
+      'log record',
+      source && { signal: 'logs', ...source },
+    );
     this.counters.receivedLogRecords += total;
     this.counters.joinedLogRecords += joined;
     this.counters.rejectedLogRecords += refusals.count;
@@ -179,6 +212,7 @@ export class OtlpIngest {
     total: number,
     bodyBytes: number,
     what: string,
+    source?: IngestSource & { signal: 'traces' | 'logs' },
   ): Promise<number> {
     const debug = this.#options.debug;
     const lookups = groups.lookups;
@@ -188,6 +222,7 @@ export class OtlpIngest {
     }
     const bytesPerItem = total === 0 ? 0 : bodyBytes / total;
     let accepted = 0;
+    const admitted: [RequestGroup, TracePipeline, Reservation, Share][] = [];
     for (const group of groups.groups) {
       const { destination } = group;
       if (destination.kind === 'refused') {
@@ -223,9 +258,27 @@ export class OtlpIngest {
       debug?.group(what, group.items, group.traceIds.size, destination.pipeline.applicationLabel, {
         admitted: true,
       });
-      groups.remember(group, destination.pipeline);
-      this.#feed(group, destination.pipeline, verdict.reservation, share.bytes / group.items);
+      admitted.push([group, destination.pipeline, verdict.reservation, share]);
       accepted += group.items;
+    }
+    if (admitted.length === 0) return 0;
+    const log = this.#options.requestLog;
+    let entry: RequestEntry | undefined;
+    if (log !== undefined && source !== undefined) {
+      entry = log.append(source.signal, source.format, source.body);
+      if (entry === undefined) {
+        // A 200 means on disk: what the log could not take is refused, to be sent again.
+        for (const [group, , reservation, share] of admitted) {
+          reservation.release(share);
+          refusals.add(group.items, 'refused for now: persistDir refused the request log', true);
+        }
+        return 0;
+      }
+    }
+    for (const [group, pipeline, reservation, share] of admitted) {
+      groups.remember(group, pipeline);
+      entry?.track(pipeline, group.traceIds);
+      this.#feed(group, pipeline, reservation, share.bytes / group.items, entry);
     }
     return accepted;
   }
@@ -247,7 +300,13 @@ export class OtlpIngest {
    * besides its root is counted by the pipeline as open once those are in; a trace brought by its
    * root alone, and the root's bytes, once the root leaves the grace.
    */
-  #feed(group: RequestGroup, pipeline: TracePipeline, reservation: Reservation, bytesPerItem: number): void {
+  #feed(
+    group: RequestGroup,
+    pipeline: TracePipeline,
+    reservation: Reservation,
+    bytesPerItem: number,
+    entry?: RequestEntry,
+  ): void {
     const { feed } = this.#options;
     const opened = new Set<string>();
     for (const span of group.spans) opened.add(span.spanContext().traceId);
@@ -258,18 +317,33 @@ export class OtlpIngest {
     };
     // Handed over after the answer; roots last: a root completes its trace, so the other spans of
     // this request must be in first.
-    if (group.spans.length > 0) feed.addSpans(pipeline, group.spans, () => reservation.release(openedPart));
+    // With a request log, each hand-over is waited for before the log's file may go.
+    const handedOver = (then: () => void) => {
+      const release = entry?.hold();
+      return release === undefined
+        ? then
+        : () => {
+            then();
+            release();
+          };
+    };
+    if (group.spans.length > 0)
+      feed.addSpans(
+        pipeline,
+        group.spans,
+        handedOver(() => reservation.release(openedPart)),
+      );
     if (group.logs.length > 0)
       feed.addLogs(
         group.logs.map((log) => [pipeline, log]),
-        () => reservation.release(openedPart),
+        handedOver(() => reservation.release(openedPart)),
       );
     const roots = group.roots.map((root): RootToHold => {
       const traceId = root.spanContext().traceId;
       const alone = !opened.has(traceId);
       opened.add(traceId);
       const part = { traces: alone ? 1 : 0, bytes: bytesPerItem };
-      return [pipeline, root, () => reservation.release(part)];
+      return [pipeline, root, handedOver(() => reservation.release(part))];
     });
     feed.holdRoots(roots);
   }

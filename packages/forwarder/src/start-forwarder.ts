@@ -11,7 +11,10 @@ import { BodyBudget } from './http/body-budget.js';
 import { IngestTokens } from './http/ingest-auth.js';
 import { buildOtlpApp } from './http/otlp-app.js';
 import { OtlpIngest } from './ingest.js';
+import { decodeRequest } from './otlp/otlp-codec.js';
 import { PipelineFeed } from './pipeline-feed.js';
+import { RequestLog } from './request-log.js';
+import { replayRequestLogs } from './request-log-replay.js';
 import { resolveForwarderOptions } from './resolve-options.js';
 import { RootGrace } from './root-grace.js';
 
@@ -102,7 +105,20 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   // Half the open-trace bound: a root is released before its trace could be evicted as the oldest.
   const roots = new RootGrace(resolved.rootGraceMs, Math.max(1, Math.floor(limits.maxOpenTraces / 2)));
   const feed = new PipelineFeed(roots);
-  const ingest = new OtlpIngest({ router, feed, admission, lookupWaitMs: LOOKUP_WAIT_MS, logger, debug });
+  // persistMode 'write-ahead': each request on disk before its 200, the pipelines' records too.
+  const requestLog =
+    limits.persistDir !== undefined && limits.persistMode === 'write-ahead'
+      ? new RequestLog(limits.persistDir, logger)
+      : undefined;
+  const ingest = new OtlpIngest({
+    router,
+    feed,
+    admission,
+    lookupWaitMs: LOOKUP_WAIT_MS,
+    logger,
+    debug,
+    requestLog,
+  });
   const responses: Record<string, number> = {};
   const responsesBeforeRouting: Record<string, number> = {};
   let refusedQueueFull = 0;
@@ -130,8 +146,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     bodyBudget,
     retryAfterSeconds: resolved.retryAfterSeconds,
     receiveTimeoutMs: resolved.receiveTimeoutMs,
-    ingest: (signal, items, bodyBytes) =>
-      signal === 'traces' ? ingest.traces(items, bodyBytes) : ingest.logs(items, bodyBytes),
+    ingest: (signal, items, bodyBytes, source) =>
+      signal === 'traces' ? ingest.traces(items, bodyBytes, source) : ingest.logs(items, bodyBytes, source),
     // Before the body is read, only when every request goes to one application, and it has no
     // room at all; otherwise each application's share is judged once the request is decoded.
     queueFull: () => {
@@ -166,6 +182,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     feed.drain();
     roots.close();
     await Promise.all(router.pipelines.map((pipeline) => pipeline.shutdown()));
+    requestLog?.close();
     router.close();
     try {
       await client.close();
@@ -179,6 +196,24 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   } catch (error) {
     await shutdown();
     throw error;
+  }
+  if (requestLog !== undefined) {
+    requestLog.start();
+    // What a forwarder that is gone had answered 200 and not yet handed over, in the background.
+    void replayRequestLogs(
+      requestLog.dir,
+      requestLog.ownerId,
+      (request, skip) => {
+        const items = decodeRequest(request.signal, request.format, request.body);
+        const source = { format: request.format, body: request.body, skip };
+        return request.signal === 'traces'
+          ? ingest.traces(items, request.body.length, source)
+          : ingest.logs(items, request.body.length, source);
+      },
+      logger,
+    ).catch((error: unknown) =>
+      logger.error(`Replaying the request logs in persistDir failed: ${String(error)}`),
+    );
   }
   if (resolved.defaultApplication !== undefined && 'id' in resolved.defaultApplication)
     void checkApplicationId(client, resolved.defaultApplication.id, logger, startupCheck.signal);

@@ -101,6 +101,13 @@ export interface AqmOtelOptions {
    * Without a flush nothing is sent until the next one. Default `false`. See the README's "Serverless".
    */
   serverless?: boolean;
+   * How `persistDir` is used. `'overflow'` (default): memory first, the disk takes what memory
+   * cannot keep; a kill -9 or an OOM kill loses what memory holds. `'write-ahead'`: each trace is
+   * written to a log in `persistDir` before it counts as accepted and leaves it once delivered;
+   * a kill -9 loses nothing accepted (the next process sends it). Default: `AQM_PERSIST_MODE`,
+   * else `'overflow'`. See the README's "Durable delivery".
+   */
+  persistMode?: 'overflow' | 'write-ahead';
 }
 
 /**
@@ -149,6 +156,7 @@ export interface ResolvedOptions {
   persistDir: PersistOptions['persistDir'];
   maxDiskBytes: number;
   serverless: boolean;
+  persistMode: PersistOptions['persistMode'];
 }
 
 const MIB = 1024 * 1024;
@@ -180,6 +188,7 @@ const KNOWN_OPTIONS = new Set<string>([
   'persistDir',
   'maxDiskBytes',
   'serverless',
+  'persistMode',
 ]);
 /** `shutdownTimeoutMs` when not given. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;

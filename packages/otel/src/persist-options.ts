@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { alert, aqmDiag } from './diag.js';
 import { describeValue, integerOption } from './option-checks.js';
 
 const MIB = 1024 * 1024;
@@ -7,15 +8,50 @@ const MIB = 1024 * 1024;
 export interface PersistOptions {
   persistDir: string | undefined;
   maxDiskBytes: number;
+  /** How `persistDir` is used: `overflow` (memory first, the default) or `write-ahead`. */
+  persistMode: PersistMode;
+}
+
+/**
+ * `overflow`: memory first, the disk takes what memory cannot keep (a kill -9 loses what memory
+ * holds). `write-ahead`: every trace is on disk before it counts as accepted, and leaves the disk
+ * once delivered (a kill -9 or an OOM kill loses nothing that was accepted).
+ */
+export type PersistMode = 'overflow' | 'write-ahead';
+
+const PERSIST_MODES: readonly PersistMode[] = ['overflow', 'write-ahead'];
+
+/** `persistMode` in code (checked, throws), else `AQM_PERSIST_MODE` (one warning when unknown: `overflow`). */
+function persistModeOption(value: unknown, env: Record<string, string | undefined>): PersistMode {
+  if (value !== undefined) {
+    if (!PERSIST_MODES.includes(value as PersistMode)) {
+      throw new TypeError(
+        `Expected \`persistMode\` to be 'overflow' or 'write-ahead', got ${describeValue(value)}`,
+      );
+    }
+    return value as PersistMode;
+  }
+  const fromEnv = env.AQM_PERSIST_MODE?.trim().toLowerCase();
+  if (fromEnv === undefined || fromEnv === '') return 'overflow';
+  if (PERSIST_MODES.includes(fromEnv as PersistMode)) return fromEnv as PersistMode;
+  const shown = fromEnv.length > 20 ? `${fromEnv.slice(0, 20)}…` : fromEnv;
+  alert(
+    aqmDiag,
+    'warn',
+    'persist-mode',
+    `AQM_PERSIST_MODE must be overflow or write-ahead, got \`${shown}\`; persistDir is used in overflow mode (memory first).`,
+  );
+  return 'overflow';
 }
 
 /**
  * `persistDir` (else `AQM_PERSIST_DIR`; off when neither is set, an empty or blank variable
- * counting as unset) and `maxDiskBytes` (default 256 MiB). A relative folder is taken from the
+ * counting as unset), `maxDiskBytes` (default 256 MiB) and `persistMode` (else
+ * `AQM_PERSIST_MODE`; default `overflow`). A relative folder is taken from the
  * working directory at start-up, so a later `chdir` does not move it.
  */
 export function resolvePersistOptions(
-  raw: { persistDir?: unknown; maxDiskBytes?: unknown },
+  raw: { persistDir?: unknown; maxDiskBytes?: unknown; persistMode?: unknown },
   env: Record<string, string | undefined>,
 ): PersistOptions {
   let persistDir: string | undefined;
@@ -33,5 +69,6 @@ export function resolvePersistOptions(
   return {
     persistDir,
     maxDiskBytes: integerOption('maxDiskBytes', raw.maxDiskBytes, 256 * MIB, MIB),
+    persistMode: persistModeOption(raw.persistMode, env),
   };
 }

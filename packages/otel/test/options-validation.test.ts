@@ -41,6 +41,7 @@ describe('resolveOptions', () => {
       sampleRate: 1,
       shouldExport: undefined,
       persistDir: undefined,
+      persistMode: 'overflow',
       maxDiskBytes: 256 * 1024 * 1024,
       serverless: false,
     });

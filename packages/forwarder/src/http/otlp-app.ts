@@ -30,7 +30,12 @@ export interface OtlpAppHandlers {
    * Takes decoded items of a body of `bodyBytes` (inflated), admitting what fits; never rejects.
    * `retryLater` in the result: nothing was taken, answered 503 with Retry-After.
    */
-  ingest(signal: OtlpSignal, items: DecodedRequest, bodyBytes: number): Promise<IngestResult>;
+  ingest(
+    signal: OtlpSignal,
+    items: DecodedRequest,
+    bodyBytes: number,
+    source: { format: OtlpFormat; body: Buffer },
+  ): Promise<IngestResult>;
   /** Whether the queue is too full to take anything, known before the body is read (answered 503 with Retry-After). */
   queueFull(): boolean;
   /** Whether the forwarder takes traffic (false while closing). */
@@ -185,7 +190,7 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
     const format = formatOf(request);
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const items = decodeRequest(signal, format, body);
-    const result = await handlers.ingest(signal, items, body.length);
+    const result = await handlers.ingest(signal, items, body.length, { format, body });
     if (result.retryLater) {
       const reasons = `The forwarder cannot take this request now; retry after the Retry-After delay (${result.errorMessage})`;
       return sendQueueFull(reply, format, reasons);

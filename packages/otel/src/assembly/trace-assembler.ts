@@ -68,6 +68,11 @@ export class TraceAssembler {
     return this.#open.size;
   }
 
+  /** Whether trace `traceId` is being assembled now (its record not made yet). */
+  isOpen(traceId: string): boolean {
+    return this.#open.has(traceId);
+  }
+
   /**
    * Adds ended spans. Traces they complete are handed to `onComplete` before this returns; a
    * root span completes its trace after the whole batch is added, so children listed after their

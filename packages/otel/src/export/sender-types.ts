@@ -41,6 +41,8 @@ export interface SenderOptions {
   logger?: DiagLogger;
   /** Where what memory cannot keep goes instead of being dropped (`persistDir`); none by default. */
   overflow?: OverflowStore;
+  /** `persistMode: 'write-ahead'`: each accepted trace is logged to disk before `enqueue()` returns. */
+  writeAhead?: WriteAheadStore | undefined;
   /**
    * The caller admits only what fits (aqm-forwarder, before it answers 200): a record past the
    * bounds that the disk cannot take is kept in memory over them rather than dropped, since the
@@ -70,6 +72,18 @@ export interface OverflowStore {
   ): Promise<boolean>;
   /** The sender has room again, or the service answered. */
   poke(): void;
+}
+
+/** The sender's view of the write-ahead log (see `spill/write-ahead-log.ts`). */
+export interface WriteAheadStore {
+  /** Whether the log takes writes now (false for a while after the disk refused one). */
+  readonly writable: boolean;
+  /** Whether a record of `bytes` that memory cannot hold fits on disk now. */
+  canKeep(bytes: number): boolean;
+  /** Logs a record memory holds; returns what to call once it settled, `undefined` when the log is off. */
+  logHeld(traceId: string, body: Buffer): (() => void) | undefined;
+  /** Logs a record memory cannot hold (on disk only from then on); `'full'` past `maxDiskBytes`, `'off'` when refused. */
+  logOverflow(traceId: string, json: string, bytes: number): 'logged' | 'full' | 'off';
 }
 
 /** Counters of the sender, part of `stats()`. */

@@ -73,6 +73,7 @@ export class TracePipeline implements Pipeline {
             batchDelayMs: options.batchDelayMs,
             logger: this.#logger,
             debug: this.#debug,
+            writeAhead: options.persistMode === 'write-ahead',
           });
     this.#sender = new TraceSender({
       ...options,
@@ -80,6 +81,7 @@ export class TracePipeline implements Pipeline {
       // after a freeze (then in the middle of another request, or never).
       batchDelayMs: options.serverless ? Number.POSITIVE_INFINITY : options.batchDelayMs,
       overflow: this.#spill,
+      writeAhead: this.#spill?.writeAhead,
       keepOverBound: internals.keepOverBound === true,
       // A getter: the 404 message names the id, which may only be known later.
       get applicationId() {
@@ -128,6 +130,15 @@ export class TracePipeline implements Pipeline {
   /** The application id for messages (`(not resolved yet)` while a promised id is pending). */
   get applicationLabel(): string {
     return this.#applicationLabel();
+  }
+
+  /**
+   * Whether trace `traceId` is being assembled (its record not made yet): once not, its record
+   * is queued (in `persistMode: 'write-ahead'`, on disk) or was given up. aqm-forwarder's request
+   * log keeps a request until no trace it brought is open.
+   */
+  isOpen(traceId: string): boolean {
+    return this.#assembler.isOpen(traceId);
   }
 
   /** Why nothing can be delivered now (the last request got 401 or 404), or `undefined`. */

@@ -22,6 +22,7 @@ import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js
 import { settlesWithin } from './settles-within.js';
 import { sleep } from './sleep.js';
 import { giveUpToDisk, overflowToDisk } from './to-disk.js';
+import { keepInLog, logHeldEntry } from './write-ahead-entry.js';
 
 /** Least time given to the disk for what shutdown gave up to it. */
 const MIN_DISK_WAIT_MS = 1000;
@@ -125,6 +126,7 @@ export class TraceSender {
     }
     const entry = createQueuedTrace(record.traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
+    logHeldEntry(this.#options.writeAhead, entry);
     this.#pump.schedule();
     return entry.settled;
   }
@@ -139,7 +141,11 @@ export class TraceSender {
     const { maxQueueTraces, maxQueueBytes } = this.#options;
     if (this.#held.count >= maxQueueTraces || this.#held.bytes + minBytes > maxQueueBytes) {
       // With a disk behind the queue, the record is built and goes there instead; an admitted one is kept.
-      if (this.#options.overflow?.canBuffer(minBytes) === true || this.#options.keepOverBound === true)
+      if (
+        this.#options.overflow?.canBuffer(minBytes) === true ||
+        this.#options.writeAhead?.canKeep(minBytes) === true ||
+        this.#options.keepOverBound === true
+      )
         return undefined;
       return this.#dropQueueFull(traceId);
     }
@@ -266,6 +272,14 @@ export class TraceSender {
 
   /** A record the memory queue cannot hold: to disk when there is one that takes it, else dropped. */
   #overflow(traceId: string, json: string, bytes: number): Promise<DeliveryOutcome> {
+    const record = { traceId, json, bytes };
+    const logged = keepInLog(
+      this.#options.writeAhead,
+      this.#drops,
+      record,
+      this.#options.keepOverBound === true,
+    );
+    if (logged !== undefined) return logged;
     const overflow = this.#options.overflow;
     // The JSON is copied straight into the file's buffer: no Buffer of its own per trace.
     if (overflow?.canBuffer(bytes) === true)
@@ -273,6 +287,7 @@ export class TraceSender {
     if (this.#options.keepOverBound !== true) return this.#dropQueueFull(traceId);
     const entry = createQueuedTrace(traceId, json, bytes, this.#linger.nextSequence());
     this.#held.add(entry);
+    logHeldEntry(this.#options.writeAhead, entry);
     this.#pump.schedule();
     return entry.settled;
   }

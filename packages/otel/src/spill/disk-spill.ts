@@ -9,6 +9,8 @@ import { SpillFolderRefused } from './spill-paths.js';
 import { type ReplayTarget, SpillReplay } from './spill-replay.js';
 import { SpillReports } from './spill-reports.js';
 import { type SpillInput, SpillWriter } from './spill-writer.js';
+import { WriteAheadLog } from './write-ahead-log.js';
+import { claimGoneLogs, sendClaimedLogs } from './write-ahead-recovery.js';
 
 /** How long the pipeline stays in memory only after the disk refused a write. */
 const DISK_RETRY_MS = 30_000;
@@ -32,7 +34,12 @@ export interface DiskSpillOptions {
   retryMs?: number;
   /** Debug lines (each write and replay); absent when debug is off. */
   debug?: PipelineDebug | undefined;
+  /** `persistMode: 'write-ahead'`: every trace is logged before it counts as accepted. */
+  writeAhead?: boolean;
 }
+
+/** Smallest size past which a write-ahead file of records memory holds is replaced by a new one. */
+const MIN_LOG_SEGMENT_BYTES = 4 * MIB;
 
 /**
  * The disk behind the sender's memory queue (`persistDir`). It takes what memory cannot keep
@@ -66,6 +73,9 @@ export class DiskSpill implements OverflowStore {
   /** What sent the latest records to disk, for the line that says a spell of writing began. */
   #why: string | undefined;
   #corrupt = 0;
+  readonly #log: WriteAheadLog | undefined;
+  readonly #maxDiskBytes: number;
+  #sendingLogs = false;
   /** Traces deleted from disk at `maxDiskBytes` (the `disk-full` drop reason). */
   evictedTraces = 0;
 
@@ -75,6 +85,7 @@ export class DiskSpill implements OverflowStore {
     this.#retryMs = options.retryMs ?? DISK_RETRY_MS;
     this.#debug = options.debug;
     this.#dir = options.dir;
+    this.#maxDiskBytes = options.maxDiskBytes;
     this.#replay = new SpillReplay({
       folder: this.#folder,
       ledger: this.#ledger,
@@ -109,6 +120,37 @@ export class DiskSpill implements OverflowStore {
         maxDiskBytes: options.maxDiskBytes,
       },
     );
+    this.#log =
+      options.writeAhead === true
+        ? new WriteAheadLog(
+            {
+              dir: options.dir,
+              ownerDir: this.#folder.ownerDir,
+              ownerId: this.#folder.id,
+              poolBytes: () => this.#ledger.bytes,
+              addedToPool: (file) => {
+                this.#spilled += file.traces;
+                this.#ledger.addToPool(file);
+                this.#debug?.wroteToDisk(this.#dir, file.traces, file.name, file.bytes);
+                this.poke();
+              },
+              refused: (error) => this.#refused(error),
+            },
+            {
+              maxDiskBytes: options.maxDiskBytes,
+              maxBatchTraces: options.maxBatchTraces,
+              maxBatchBytes: options.maxBatchBytes,
+              lingerMs: options.batchDelayMs,
+              segmentBytes: Math.max(MIN_LOG_SEGMENT_BYTES, 4 * options.maxBatchBytes),
+              retryMs: this.#retryMs,
+            },
+          )
+        : undefined;
+  }
+
+  /** The write-ahead log (`persistMode: 'write-ahead'`); `undefined` in overflow mode. */
+  get writeAhead(): WriteAheadLog | undefined {
+    return this.#disabled ? undefined : this.#log;
   }
 
   /** Connects the sender and starts in the background: opening the folder, taking over, replaying. */
@@ -179,6 +221,7 @@ export class DiskSpill implements OverflowStore {
     this.#closing = true;
     clearInterval(this.#timer);
     const steps: CloseStep[] = [
+      ['the write-ahead log', async () => this.#log?.close()],
       ['the writes of records to disk', () => this.#writer.drain()],
       ['a file being read back', async () => this.#replay.running],
       ['the files being sent', () => this.#replay.finishing()],
@@ -214,13 +257,38 @@ export class DiskSpill implements OverflowStore {
       else this.#refused(error);
       return;
     }
+    this.#sendLogs();
     this.poke();
+  }
+
+  /**
+   * Writes the claimed logs of gone processes to the pool, in the background: the writer waits
+   * for the opening of the folder, which this scan is part of.
+   */
+  #sendLogs(): void {
+    if (this.#sendingLogs) return;
+    this.#sendingLogs = true;
+    void sendClaimedLogs(this.#folder, (records) => this.#writer.write(records), this.#maxDiskBytes)
+      .then((logs) => {
+        if (logs.files === 0) return;
+        this.poke();
+        this.#reports.logger.info(
+          `Took over ${logs.traces} trace(s) from ${logs.files} write-ahead log file(s) left in persistDir by a process that is gone` +
+            (logs.skipped > 0 ? ` (${logs.skipped} line(s) that were not records skipped)` : ''),
+        );
+      })
+      .catch((error: unknown) => this.#refused(error))
+      .finally(() => {
+        this.#sendingLogs = false;
+      });
   }
 
   /** Takes over the files of processes that are gone and refreshes the view of the folder. */
   async #scan(): Promise<void> {
     const now = Date.now();
     this.#replay.unparkExpired(now);
+    // Logs of processes that are gone, before their claim folders are removed (which keeps logs).
+    await claimGoneLogs(this.#folder, now);
     const returned = await this.#folder.takeOverGone(Date.now());
     if (returned > 0) {
       this.#reports.logger.info(
@@ -255,6 +323,7 @@ export class DiskSpill implements OverflowStore {
     if (this.#disabled) return;
     this.#disabled = true;
     this.#opened = false;
+    void this.#log?.close(); // nothing more is written into a folder refused for good
     clearInterval(this.#timer);
     this.#reports.disabled(refusal);
   }
