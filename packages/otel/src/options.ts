@@ -101,6 +101,7 @@ export interface AqmOtelOptions {
    * Without a flush nothing is sent until the next one. Default `false`. See the README's "Serverless".
    */
   serverless?: boolean;
+  /**
    * How `persistDir` is used. `'overflow'` (default): memory first, the disk takes what memory
    * cannot keep; a kill -9 or an OOM kill loses what memory holds. `'write-ahead'`: each trace is
    * written to a log in `persistDir` before it counts as accepted and leaves it once delivered;

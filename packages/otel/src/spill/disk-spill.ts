@@ -129,8 +129,8 @@ export class DiskSpill implements OverflowStore {
               ownerId: this.#folder.id,
               poolBytes: () => this.#ledger.bytes,
               addedToPool: (file) => {
-                this.#spilled += file.traces;
                 this.#ledger.addToPool(file);
+                this.#reports.wrote(file.traces, 'the queue in memory is full (maxQueueTraces or maxQueueBytes)');
                 this.#debug?.wroteToDisk(this.#dir, file.traces, file.name, file.bytes);
                 this.poke();
               },
