@@ -4,7 +4,7 @@ import type { DeliveryOutcome, DropReason, QueuedTrace } from './queued-trace.js
 import type { OverflowStore } from './sender-types.js';
 
 /** What sends traces to disk, as the line saying a spell of writing began puts it. */
-const WHY: Partial<Record<DropReason, string>> = {
+export const WHY_ON_DISK: Partial<Record<DropReason, string>> = {
   'retries-exhausted': 'the service has not taken them within maxRetryElapsedMs',
   shutdown: 'they were not delivered by shutdown',
   'queue-full': 'the queue in memory is full (maxQueueTraces or maxQueueBytes)',
@@ -39,7 +39,7 @@ export function giveUpToDisk(
     return;
   }
   const records = fresh.map((entry) => ({ traceId: entry.traceId, body: entry.body }));
-  const written = overflow.write(records, WHY[reason]).then((ok): DeliveryOutcome => {
+  const written = overflow.write(records, WHY_ON_DISK[reason]).then((ok): DeliveryOutcome => {
     if (ok) return 'persisted';
     drops.add(
       reason,
@@ -58,7 +58,7 @@ export function overflowToDisk(
   drops: DropCounter,
   record: { traceId: string; json: string; bytes: number },
 ): Promise<DeliveryOutcome> {
-  return overflow.write([record], WHY['queue-full']).then((ok) => {
+  return overflow.write([record], WHY_ON_DISK['queue-full']).then((ok) => {
     if (ok) return 'persisted';
     drops.add('queue-full', 1, 'The queue was full and persistDir refused the trace', [record.traceId]);
     return 'dropped';

@@ -1,6 +1,7 @@
 import type { DiagLogger } from '@opentelemetry/api';
 import type { PipelineDebug } from '../debug/pipeline-debug.js';
 import type { OverflowStore } from '../export/sender-types.js';
+import { WHY_ON_DISK } from '../export/to-disk.js';
 import { type CloseStep, closeWithin } from './spill-close.js';
 import { filesOfOthers, SpillFolder } from './spill-folder.js';
 import { type DiskStats, SpillLedger } from './spill-ledger.js';
@@ -130,7 +131,7 @@ export class DiskSpill implements OverflowStore {
               poolBytes: () => this.#ledger.bytes,
               addedToPool: (file) => {
                 this.#ledger.addToPool(file);
-                this.#reports.wrote(file.traces, 'the queue in memory is full (maxQueueTraces or maxQueueBytes)');
+                this.#reports.wrote(file.traces, WHY_ON_DISK['queue-full']);
                 this.#debug?.wroteToDisk(this.#dir, file.traces, file.name, file.bytes);
                 this.poke();
               },
