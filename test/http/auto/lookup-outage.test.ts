@@ -104,7 +104,10 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
         `@aqm/auto: Could not reach the service at AQM_BASE_URL while looking up application "${name}" ` +
           `(AQM_APPLICATION_NAME): GET /applications: connection failed: connect ECONNREFUSED 127.0.0.1:${port} ` +
           '(ECONNREFUSED); traces are kept (in memory, then in AQM_PERSIST_DIR when set) and the name is ' +
-          'looked up again when they are sent\n',
+          'looked up again when they are sent\n' +
+          `@aqm/otel: Writing traces to persistDir ${persistDir} (they were not delivered by shutdown): 2 so far. ` +
+          'They are sent from there once the service takes them, by this process or the next one on the folder; ' +
+          'stats().disk counts what is written and sent back\n',
       );
       expect(await spilledTraces(persistDir)).toBe(2);
 
@@ -122,7 +125,9 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
       );
       second.child.kill('SIGTERM');
       const run = await second.exited;
-      expect(run.stderr).toBe('');
+      expect(run.stderr).toBe(
+        `@aqm/otel: Delivered 2 trace(s) from persistDir ${persistDir}; nothing waits there any more\n`,
+      );
       expect(await storedPrompts(server, name)).toEqual(['first run, one', 'first run, two', 'second run']);
       expect(await spilledTraces(persistDir)).toBe(0);
     },
