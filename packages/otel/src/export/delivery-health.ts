@@ -48,6 +48,11 @@ export class DeliveryHealth {
     return this.#blocked;
   }
 
+  /** The last failure of a request that may pass (redacted), or `''` when none failed yet. */
+  get lastFailure(): string {
+    return this.#lastFailure;
+  }
+
   /**
    * Calls `listener` the next times a request finds delivery impossible (401/404). Returns the
    * function that removes it; callers remove it when they stop waiting, so the set stays small.
@@ -79,8 +84,20 @@ export class DeliveryHealth {
    * 401/404, or the outage report), both of which promised the traces would go out later, only the
    * loss is new, and only it is said.
    */
-  undeliveredAtShutdown(count: number): void {
-    if (count <= 0 || this.#failingSince === undefined) return;
+  undeliveredAtShutdown(count: number, timeoutMs: number): void {
+    if (count <= 0) return;
+    if (this.#failingSince === undefined) {
+      // No request failed: the service took longer than the bound to answer (or the application id
+      // was still being looked up). Lost all the same, and a script's end would hide it.
+      alert(
+        this.#logger,
+        'error',
+        'undelivered',
+        `${count} trace(s) were lost at shutdown: the service had not accepted them within its bound (${timeoutMs} ms left) ` +
+          '(no answer yet). Set persistDir (AQM_PERSIST_DIR) to keep such traces on disk.',
+      );
+      return;
+    }
     if (this.#blockedBeforeShutdown || this.#outageReported) {
       alert(
         this.#logger,
