@@ -81,7 +81,8 @@ describe('installExitFlush', () => {
     expect(shutdown.run).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(shutdown.run).toHaveBeenCalledTimes(1);
-    expect(shutdown.run).toHaveBeenCalledWith(1000);
+    // Nothing more to wait for: it gives up at once and has the last 1000 ms to write to disk.
+    expect(shutdown.run).toHaveBeenCalledWith(1);
     expect(proc.eventNames()).toEqual([]);
     proc.emit('beforeExit', 0);
     expect(flush.run).toHaveBeenCalledTimes(1);
@@ -93,7 +94,7 @@ describe('installExitFlush', () => {
     flush.finish(); // still pending: not delivered
     await vi.advanceTimersByTimeAsync(0);
     expect(shutdown.run).toHaveBeenCalledTimes(1);
-    expect(shutdown.run).toHaveBeenCalledWith(3500);
+    expect(shutdown.run).toHaveBeenCalledWith(2500); // 3500 ms left, less the last 1000
     expect(proc.eventNames()).toEqual([]);
   });
 
@@ -134,7 +135,7 @@ describe('installExitFlush', () => {
   it('a signal with no listener of the app: shuts down, then removes itself and raises the signal again', async () => {
     proc.emit('SIGTERM', 'SIGTERM');
     expect(shutdown.run).toHaveBeenCalledTimes(1);
-    expect(shutdown.run).toHaveBeenCalledWith(5000);
+    expect(shutdown.run).toHaveBeenCalledWith(4000); // the last 1000 ms for the disk
     await vi.advanceTimersByTimeAsync(100);
     expect(proc.kills).toEqual([]); // still flushing: the process is held
 

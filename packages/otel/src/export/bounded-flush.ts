@@ -41,7 +41,9 @@ export async function boundedFlush(parts: BoundedFlushParts): Promise<void> {
   // Stopped by a 401/404: the pause said what to fix, and the traces wait for it in the queue.
   if (parts.health.blocked !== undefined) return;
   const lastError = parts.health.lastFailure;
-  const why = `forceFlush() gave up waiting after flushTimeoutMs (${timeoutMs} ms)${lastError === '' ? '' : `; last error: ${lastError}`}`;
+  const why =
+    `forceFlush() stopped waiting for delivery at its bound, flushTimeoutMs (${timeoutMs} ms)` +
+    (lastError === '' ? ': the service had not answered yet' : `; last error: ${lastError}`);
   const moved = persistDir === undefined ? undefined : sender.persistHeld(why);
   if (moved === undefined) {
     const { queuedTraces, queuedBytes } = sender.stats();

@@ -84,7 +84,7 @@ export class DeliveryHealth {
    * 401/404, or the outage report), both of which promised the traces would go out later, only the
    * loss is new, and only it is said.
    */
-  undeliveredAtShutdown(count: number, timeoutMs: number): void {
+  undeliveredAtShutdown(count: number): void {
     if (count <= 0) return;
     if (this.#failingSince === undefined) {
       // No request failed: the service took longer than the bound to answer (or the application id
@@ -93,8 +93,8 @@ export class DeliveryHealth {
         this.#logger,
         'error',
         'undelivered',
-        `${count} trace(s) were lost at shutdown: the service had not accepted them within its bound (${timeoutMs} ms left) ` +
-          '(no answer yet). Set persistDir (AQM_PERSIST_DIR) to keep such traces on disk.',
+        `${count} trace(s) were lost at shutdown: the service had not answered in time. ` +
+          'Set persistDir (AQM_PERSIST_DIR) to keep such traces on disk.',
       );
       return;
     }

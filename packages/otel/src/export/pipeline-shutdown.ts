@@ -41,7 +41,7 @@ export async function shutDownPipeline(parts: PipelineParts): Promise<void> {
   const droppedBefore = sender.stats().droppedTraces.byReason.shutdown ?? 0;
   await sender.shutdown(shutdownTimeoutMs);
   const dropped = (sender.stats().droppedTraces.byReason.shutdown ?? 0) - droppedBefore;
-  health.undeliveredAtShutdown(dropped, shutdownTimeoutMs);
+  health.undeliveredAtShutdown(dropped);
   // Bounded too: a disk that hangs must not hold shutdown (at least 1 s for the last writes).
   await spill?.close(Math.max(1000, shutdownTimeoutMs - (Date.now() - startedAt)));
   if (parts.ownsClient && parts.client.close !== undefined) {

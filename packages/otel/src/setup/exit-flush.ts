@@ -9,7 +9,10 @@ export type ExitProcess = Pick<NodeJS.Process, 'pid' | 'on' | 'removeListener' |
 export interface ExitFlushSettings {
   /** Sends what is held; tracing goes on (the app may keep running). */
   flush(): Promise<void>;
-  /** Sends what is held within `timeoutMs` (what is left of the bound), then stops tracing. */
+  /**
+   * Sends what is held within `timeoutMs`, then stops tracing (what is left goes to disk, or is
+   * dropped). Given what is left of the bound, less the share kept for that last step.
+   */
   shutdown(timeoutMs: number): Promise<void>;
   /** Whether any trace is held (open or queued): only then is there anything to flush. */
   hasPending(): boolean;
@@ -111,13 +114,20 @@ export function installExitFlush(settings: ExitFlushSettings): () => void {
       flushing = false;
       if (flushed && !queued()) return;
       uninstall();
-      const left = Math.max(1, timeoutMs - (Date.now() - startedAt));
-      void within(
-        safely(() => settings.shutdown(left)),
-        left,
-      );
+      void shutDownWithin(Math.max(1, timeoutMs - (Date.now() - startedAt)));
     });
   };
+
+  /**
+   * Shuts down, holding the process `left` ms at most: the shutdown waits for delivery until the
+   * last share of the bound, and has that share to end its requests and write what is left to disk
+   * (a signal raised again at `left` would otherwise end the process mid-write).
+   */
+  const shutDownWithin = (left: number): Promise<boolean> =>
+    within(
+      safely(() => settings.shutdown(Math.max(1, left - shutdownShareOf(timeoutMs)))),
+      left,
+    );
 
   const onBeforeExit = () => {
     if (pending()) flushOrShutDown();
@@ -139,10 +149,7 @@ export function installExitFlush(settings: ExitFlushSettings): () => void {
       return;
     }
     ending = true;
-    void within(
-      safely(() => settings.shutdown(timeoutMs)),
-      timeoutMs,
-    ).then(() => reraise(signal));
+    void shutDownWithin(timeoutMs).then(() => reraise(signal));
   };
 
   function uninstall(): void {
