@@ -1,6 +1,6 @@
 import { AqmClient } from '@aqm/client';
 import { AqmLogRecordProcessor, type AqmOtelOptions, AqmSpanProcessor, registerAqm } from '@aqm/otel';
-import { installExitFlush, SHUTDOWN_WITHIN } from '@aqm/otel/pipeline';
+import { installExitFlush, shutDownWithin } from '@aqm/otel/pipeline';
 import { DiagConsoleLogger, diag, trace } from '@opentelemetry/api';
 import { LoggerProvider } from '@opentelemetry/sdk-logs';
 import { type ResolvedApplication, resolveApplication } from './application/resolve-application.js';
@@ -183,7 +183,7 @@ export class AutoSession {
    * then everything else (their own shutdown, called again from there, shares the first).
    */
   async #shutdownWithin(timeoutMs: number): Promise<void> {
-    await Promise.all(this.#sinks.map((sink) => sink.processor[SHUTDOWN_WITHIN](timeoutMs)));
+    await Promise.all(this.#sinks.map((sink) => shutDownWithin(sink.processor, timeoutMs)));
     await this.shutdown();
   }
 

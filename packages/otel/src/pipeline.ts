@@ -11,7 +11,7 @@ export type { DebugSink } from './debug/debug-switch.js';
 export { describeApiKey, describeUrl } from './debug/redact.js';
 export { emptyStats } from './export/pipeline-types.js';
 export type { DeliveryOutcome } from './export/queued-trace.js';
-export { SHUTDOWN_WITHIN, type ShutsDownWithin } from './export/shutdown-within.js';
+export { shutDownWithin } from './export/shutdown-within.js';
 export { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
 export { DEFAULT_FLUSH_TIMEOUT_MS } from './flush-options.js';
 export { noteContentLogRecord } from './mapping/content-loss.js';

@@ -8,7 +8,7 @@ import {
 } from '@opentelemetry/api';
 import { aqmDiag } from './diag.js';
 import { optionalRequire } from './export/optional-require.js';
-import { SHUTDOWN_WITHIN } from './export/shutdown-within.js';
+import { shutDownWithin } from './export/shutdown-within.js';
 import { AqmLogRecordProcessor } from './log-record-processor.js';
 import { booleanOption } from './option-checks.js';
 import { type AqmOtelOptions, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './options.js';
@@ -231,7 +231,7 @@ export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
   const removeExitFlush = withExitFlush
     ? installExitFlush({
         flush: () => processor.forceFlush(),
-        shutdown: (timeoutMs) => processor[SHUTDOWN_WITHIN](timeoutMs),
+        shutdown: (timeoutMs) => shutDownWithin(processor, timeoutMs),
         hasPending: () => {
           const { queuedTraces, openTraces } = processor.stats();
           return queuedTraces + openTraces > 0;

@@ -11,3 +11,23 @@ export const SHUTDOWN_WITHIN: unique symbol = Symbol.for('@aqm/otel.shutdownWith
 export interface ShutsDownWithin {
   [SHUTDOWN_WITHIN](timeoutMs: number): Promise<void>;
 }
+
+/**
+ * Shuts `processor` down within `timeoutMs` when it can (an AqmSpanProcessor, of any copy of this
+ * package), else with its own `shutdown()`. Never rejects.
+ * @internal
+ *
+ * @example
+ * await shutDownWithin(processor, 1000);
+ */
+export async function shutDownWithin(
+  processor: { shutdown(): Promise<void> },
+  timeoutMs: number,
+): Promise<void> {
+  try {
+    const within = (processor as Partial<ShutsDownWithin>)[SHUTDOWN_WITHIN];
+    await (typeof within === 'function' ? within.call(processor, timeoutMs) : processor.shutdown());
+  } catch {
+    // Never the app's problem: the processor says what it could not do.
+  }
+}
