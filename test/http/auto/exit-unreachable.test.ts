@@ -11,8 +11,8 @@ import { type Stack, startStack } from './helpers/stack.js';
 /** The README's default of AQM_FLUSH_TIMEOUT_MS: the variable is left unset in these runs. */
 const DOCUMENTED_BOUND_MS = 5000;
 /**
- * For the process's own teardown and a loaded machine (timers firing late). Measured on an idle
- * machine: 0.3 to 0.6 s past the bound. Before the bound covered the whole exit, these apps were
+ * For the process's own teardown and a loaded machine (timers firing late, a slow disk). Measured
+ * on an idle machine: 4.1 to 4.3 s in all (the flush gets 4 s, the shutdown the last second). Before the bound covered the whole exit, these apps were
  * held 9.5 s (closed port, application id: a flush of 5 s, then a shutdown of 4 s) and 29 to 39 s
  * (a service that never answers: the lookup's three 10 s requests held the event loop before the
  * exit flush even began), so each check fails on that code.
@@ -86,7 +86,7 @@ describe('@aqm/auto with an unreachable service: the whole exit hold stays withi
     });
     expect(run.code, run.stderr).toBe(0);
     expect(lastJsonLine<{ answers: string[] }>(run).answers).toHaveLength(2); // the app's own work is untouched
-    expect(exitHoldMs(run)).toBeLessThan(DOCUMENTED_BOUND_MS + LOAD_MARGIN_MS);
+    expect(exitHoldMs(run), run.stderr).toBeLessThan(DOCUMENTED_BOUND_MS + LOAD_MARGIN_MS);
     // The traces held were lost, and that is said (without the key).
     expect(run.stderr).toMatch(
       /trace\(s\) were (not delivered before|lost at) shutdown|No LLM trace is sent/,
@@ -102,10 +102,10 @@ describe('@aqm/auto with an unreachable service: the whole exit hold stays withi
         AQM_BASE_URL: silent.url,
       });
       expect(run.code, run.stderr).toBe(0);
-      expect(exitHoldMs(run)).toBeLessThan(DOCUMENTED_BOUND_MS + LOAD_MARGIN_MS);
+      expect(exitHoldMs(run), run.stderr).toBeLessThan(DOCUMENTED_BOUND_MS + LOAD_MARGIN_MS);
       const report = await inspectSpillFolder(persistDir);
       const onDisk = report.waiting.traces + report.owners.reduce((sum, owner) => sum + owner.traces, 0);
-      expect(onDisk).toBe(2);
+      expect(onDisk, `${run.stderr}\n${JSON.stringify(report)}`).toBe(2);
     } finally {
       rmSync(persistDir, { recursive: true, force: true });
     }

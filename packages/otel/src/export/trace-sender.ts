@@ -21,7 +21,7 @@ import {
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
 import { settlesWithin } from './settles-within.js';
 import { sleep } from './sleep.js';
-import { giveUpToDisk, overflowToDisk } from './to-disk.js';
+import { giveUpToDisk, overflowToDisk, persistAllHeld } from './to-disk.js';
 
 /** Least time given to the disk for what shutdown gave up to it. */
 const MIN_DISK_WAIT_MS = 1000;
@@ -203,14 +203,13 @@ export class TraceSender {
    * then stay queued).
    */
   persistHeld(message: string): { traces: number; written: Promise<DeliveryOutcome[]> } | undefined {
-    const overflow = this.#options.overflow;
-    if (overflow === undefined || !overflow.writable || this.#stopped) return undefined;
-    const left = this.#held.takeAll();
-    if (left.length === 0) return { traces: 0, written: Promise.resolve([]) };
-    this.#giveUp(left, 'failed', message);
-    this.#cut.abort();
-    this.#cut = new AbortController();
-    return { traces: left.length, written: Promise.all(left.map((entry) => entry.settled)) };
+    if (this.#stopped) return undefined;
+    const moved = persistAllHeld(this.#held, this.#drops, this.#options.overflow, message);
+    if (moved !== undefined && moved.traces > 0) {
+      this.#cut.abort();
+      this.#cut = new AbortController();
+    }
+    return moved;
   }
 
   /**
