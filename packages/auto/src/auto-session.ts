@@ -1,6 +1,6 @@
 import { AqmClient } from '@aqm/client';
 import { AqmLogRecordProcessor, type AqmOtelOptions, AqmSpanProcessor, registerAqm } from '@aqm/otel';
-import { installExitFlush } from '@aqm/otel/pipeline';
+import { installExitFlush, shutDownWithin } from '@aqm/otel/pipeline';
 import { DiagConsoleLogger, diag, trace } from '@opentelemetry/api';
 import { LoggerProvider } from '@opentelemetry/sdk-logs';
 import { NamedApplication } from './application/named-application.js';
@@ -10,6 +10,7 @@ import { registerEsmLoaderHook } from './instrumentation/esm-loader-hook.js';
 import { attachLangChainHandler } from './instrumentation/langchain-handler.js';
 import { enableLlmInstrumentations } from './instrumentation/llm-instrumentations.js';
 import { appRequire, canResolve, requireFromHere } from './runtime/app-require.js';
+import { createBackgroundAgent } from './runtime/background-agent.js';
 import { GlobalTracerProvider } from './tracing/global-tracer-provider.js';
 import { registerOwnProvider } from './tracing/own-provider.js';
 import { handOverOnAppRegistration, type TraceRegistrar } from './tracing/provider-handover.js';
@@ -89,13 +90,33 @@ export class AutoSession {
       // Before any instrumentation exists: they hook ESM imports through this loader.
       if (options.esmLoaderHook === true) registerEsmLoaderHook();
 
+      // Its connections never hold the app open: the exit flush holds it, within its bound. Closed
+      // last (undo runs in reverse), once the processors and the lookup are done with it.
+      const agent = createBackgroundAgent();
+      this.#undo.push(() => agent.destroy());
       const client = new AqmClient({
         apiKey: config.apiKey,
         baseUrl: config.baseUrl,
         timeoutMs: LOOKUP_TIMEOUT_MS,
         userAgent: `aqm-auto/${AUTO_VERSION}`,
+        dispatcher: agent,
       });
       this.#undo.push(() => client.close());
+      // Follows the bound: a request to a service that does not answer gives way to the next try
+      // well within a flush (its socket no longer holds the process: see createBackgroundAgent).
+      const requestTimeoutMs = Math.min(
+        MAX_REQUEST_TIMEOUT_MS,
+        Math.max(MIN_REQUEST_TIMEOUT_MS, config.flushTimeoutMs),
+      );
+      const sendClient = new AqmClient({
+        apiKey: config.apiKey,
+        baseUrl: config.baseUrl,
+        timeoutMs: requestTimeoutMs,
+        maxRetries: 0, // the processors own the retry policy
+        userAgent: `aqm-auto/${AUTO_VERSION}`,
+        dispatcher: agent,
+      });
+      this.#undo.push(() => sendClient.close());
       // Runs before the client closes (undo runs in reverse): a lookup still hanging is cut short.
       this.#undo.push(() => this.#lookup.abort());
       // A name is looked up now, and again by the processors when they have traces to send and the
@@ -106,8 +127,7 @@ export class AutoSession {
       // Handles a definite failure (one warning, then shutdown), also when a later step throws.
       this.ready = this.#whenResolved(lookup);
       this.#processorOptions = {
-        apiKey: config.apiKey,
-        baseUrl: config.baseUrl,
+        client: sendClient,
         // Tracing starts now; the first request looks the name up when its id is not known yet,
         // and a service still down keeps the traces as in any outage (memory, then disk).
         applicationId: named === undefined ? (config.application as { id: string }).id : named.lookup,
@@ -115,12 +135,10 @@ export class AutoSession {
         appVersion: config.appVersion,
         sampleRate: config.sampleRate,
         shutdownTimeoutMs: shutdownTimeoutOf(config.flushTimeoutMs),
-        // A request in flight keeps the process alive (beforeExit waits for it), so its time limit
-        // bounds how long a service that does not answer can hold an app that is ending.
-        requestTimeoutMs: Math.min(
-          MAX_REQUEST_TIMEOUT_MS,
-          Math.max(MIN_REQUEST_TIMEOUT_MS, config.flushTimeoutMs),
-        ),
+        // `auto.forceFlush()` is bounded like the exit: what is not delivered by then goes to
+        // AQM_PERSIST_DIR, or stays queued (and is said).
+        flushTimeoutMs: config.flushTimeoutMs,
+        requestTimeoutMs,
       };
 
       const loggerProvider = new LoggerProvider({ processors: [this.#router] });
@@ -138,8 +156,9 @@ export class AutoSession {
         this.#undo.push(
           installExitFlush({
             flush: () => this.forceFlush(),
-            shutdown: () => this.shutdown(),
+            shutdown: (timeoutMs) => this.#shutdownWithin(timeoutMs),
             hasPending: () => this.#hasPending(),
+            hasQueued: () => this.#sinks.some((sink) => sink.processor.stats().queuedTraces > 0),
             timeoutMs: config.flushTimeoutMs,
           }),
         );
@@ -161,6 +180,15 @@ export class AutoSession {
       const stats = sink.processor.stats();
       return stats.openTraces > 0 || stats.queuedTraces > 0;
     });
+  }
+
+  /**
+   * The exit's shutdown: the processors within `timeoutMs` (what is left of `AQM_FLUSH_TIMEOUT_MS`),
+   * then everything else (their own shutdown, called again from there, shares the first).
+   */
+  async #shutdownWithin(timeoutMs: number): Promise<void> {
+    await Promise.all(this.#sinks.map((sink) => shutDownWithin(sink.processor, timeoutMs)));
+    await this.shutdown();
   }
 
   /** Takes everything down (flushing within `AQM_FLUSH_TIMEOUT_MS`). Never rejects; later calls share the first. */
@@ -227,7 +255,8 @@ export class AutoSession {
   async #whenResolved(lookup: Promise<ResolvedApplication>): Promise<AutoStatus> {
     try {
       const { applicationId, warning } = await lookup;
-      if (warning !== undefined) warn(warning);
+      // A check cut short by the shutdown (the app is ending) is no news for the app.
+      if (warning !== undefined && this.#shutdownPromise === undefined) warn(warning);
       return { enabled: true, applicationId };
     } catch (error) {
       if (this.#shutdownPromise !== undefined) return { enabled: false, reason: 'shut down' };

@@ -36,7 +36,8 @@ export interface AutoHandle {
    */
   readonly instrumented: Promise<void>;
   /**
-   * Sends every trace held now. Never rejects.
+   * Sends every trace held now, waiting at most `AQM_FLUSH_TIMEOUT_MS`: what is not delivered by then
+   * goes to `AQM_PERSIST_DIR`, or stays queued (said on stderr). Never rejects.
    *
    * @example
    * await handle.forceFlush();

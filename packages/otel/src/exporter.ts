@@ -99,7 +99,9 @@ export class AqmSpanExporter implements SpanExporter, LlmLogSink {
   }
 
   /**
-   * Completes every open trace and resolves once all queued traces were accepted or given up.
+   * Completes every open trace and resolves once all queued traces were accepted or given up, or
+   * at `flushTimeoutMs`: then what is still held is written to `persistDir`, or stays queued in
+   * memory without one, and a warning says which. Never rejects.
    *
    * @example
    * await exporter.forceFlush();

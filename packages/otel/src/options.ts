@@ -1,6 +1,7 @@
 import type { AqmClient } from '@aqm/client';
 import { type EvaluationTrace, MAX_BODY_BYTES, MAX_TRACES_PER_SUBMISSION } from '@aqm/wire';
 import { type Env, resolveConnection } from './connection-options.js';
+import { resolveFlushTimeout } from './flush-options.js';
 import {
   booleanOption,
   describeValue,
@@ -72,6 +73,13 @@ export interface AqmOtelOptions {
   maxValueChars?: number;
   /** How long `shutdown()` may take, even when the service hangs. Default 10000. */
   shutdownTimeoutMs?: number;
+  /**
+   * Longest `forceFlush()` waits, in ms, 1..600000. At this bound what is still held is written to
+   * `persistDir` (in the last quarter of the bound, at most 1 s) or, without one, stays queued in
+   * memory (lost if the process exits first), and a warning says which; `forceFlush()` then
+   * resolves (it never rejects). Default: `AQM_FLUSH_TIMEOUT_MS`, else 30000 (the SDK's export timeout).
+   */
+  flushTimeoutMs?: number;
   /** `environment` of every trace (else the resource's `deployment.environment.name`). */
   environment?: string;
   /** `appVersion` of every trace (else the resource's `service.version`). */
@@ -149,6 +157,7 @@ export interface ResolvedOptions {
   maxOpenTraces: number;
   maxValueChars: number;
   shutdownTimeoutMs: number;
+  flushTimeoutMs: number;
   environment: string | undefined;
   appVersion: string | undefined;
   mask: MaskFunction | undefined;
@@ -181,6 +190,7 @@ const KNOWN_OPTIONS = new Set<string>([
   'maxOpenTraces',
   'maxValueChars',
   'shutdownTimeoutMs',
+  'flushTimeoutMs',
   'environment',
   'appVersion',
   'mask',
@@ -252,5 +262,9 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     serverless: booleanOption('serverless', raw.serverless, false),
     ...resolvePersistOptions(raw, env),
   };
-  return { ...resolveConnection(raw, env), ...knobs };
+  // Passed in code: checked with the knobs. From the environment: after the connection settings, so
+  // that their message names every one missing; an unusable value turns the component off too.
+  const flushOption = raw.flushTimeoutMs === undefined ? undefined : resolveFlushTimeout(raw, env);
+  const connection = resolveConnection(raw, env);
+  return { ...connection, ...knobs, flushTimeoutMs: flushOption ?? resolveFlushTimeout({}, env) };
 }

@@ -11,7 +11,9 @@ export type { DebugSink } from './debug/debug-switch.js';
 export { describeApiKey, describeUrl } from './debug/redact.js';
 export { emptyStats } from './export/pipeline-types.js';
 export type { DeliveryOutcome } from './export/queued-trace.js';
+export { shutDownWithin } from './export/shutdown-within.js';
 export { type AqmStats, type PipelineInternals, TracePipeline } from './export/trace-pipeline.js';
+export { DEFAULT_FLUSH_TIMEOUT_MS } from './flush-options.js';
 export { noteContentLogRecord } from './mapping/content-loss.js';
 export type { LlmLogRecord } from './mapping/llm-log-record.js';
 export {

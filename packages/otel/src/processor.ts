@@ -1,6 +1,7 @@
 import { type Span, TraceFlags } from '@opentelemetry/api';
 import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
 import type { AqmStats, Pipeline, PipelineInternals } from './export/pipeline-types.js';
+import { SHUTDOWN_WITHIN, type ShutsDownWithin } from './export/shutdown-within.js';
 import type { LlmLogRecord } from './mapping/llm-log-record.js';
 import { setsKindAfterStart, startsAsModelCall } from './mapping/model-call-at-start.js';
 import type { AqmOtelOptions } from './options.js';
@@ -16,7 +17,7 @@ import { createPipeline } from './setup/create-pipeline.js';
  * const provider = new NodeTracerProvider({ spanProcessors: [new AqmSpanProcessor()] });
  * provider.register();
  */
-export class AqmSpanProcessor implements SpanProcessor, LlmLogSink {
+export class AqmSpanProcessor implements SpanProcessor, LlmLogSink, ShutsDownWithin {
   readonly #pipeline: Pipeline;
 
   /**
@@ -72,7 +73,9 @@ export class AqmSpanProcessor implements SpanProcessor, LlmLogSink {
   /**
    * Completes every open trace and resolves once everything queued before the call was accepted
    * by the service or given up, or as soon as delivery is known to be impossible (401/404: the
-   * traces stay queued and go once the key or application is fixed). Never rejects.
+   * traces stay queued and go once the key or application is fixed), or at `flushTimeoutMs`
+   * (default 30 s): then what is still held is written to `persistDir`, or stays queued in memory
+   * without one (lost if the process exits first), and a warning says which. Never rejects.
    *
    * @example
    * await processor.forceFlush();
@@ -100,6 +103,11 @@ export class AqmSpanProcessor implements SpanProcessor, LlmLogSink {
    */
   stats(): AqmStats {
     return this.#pipeline.stats();
+  }
+
+  /** @internal Shuts down within `timeoutMs` rather than `shutdownTimeoutMs` (the exit flush's last share). */
+  [SHUTDOWN_WITHIN](timeoutMs: number): Promise<void> {
+    return this.#pipeline.shutdown(timeoutMs);
   }
 
   /** @internal Joins a content log record (from {@link AqmLogRecordProcessor}) to its trace. */

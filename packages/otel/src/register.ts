@@ -8,6 +8,7 @@ import {
 } from '@opentelemetry/api';
 import { aqmDiag } from './diag.js';
 import { optionalRequire } from './export/optional-require.js';
+import { shutDownWithin } from './export/shutdown-within.js';
 import { AqmLogRecordProcessor } from './log-record-processor.js';
 import { booleanOption } from './option-checks.js';
 import { type AqmOtelOptions, DEFAULT_SHUTDOWN_TIMEOUT_MS } from './options.js';
@@ -26,7 +27,8 @@ export interface RegisterAqmOptions extends AqmOtelOptions {
   logs?: boolean;
   /**
    * When the app's event loop runs dry with traces held (a script that ends without calling
-   * `shutdown()`), send them before the process exits, holding it at most `shutdownTimeoutMs`.
+   * `shutdown()`), send them before the process exits, holding it at most `shutdownTimeoutMs` in
+   * all (what is not delivered by then is written to `persistDir`, or lost, and said).
    * Signals are left to the app. Default `true`.
    */
   flushOnExit?: boolean;
@@ -229,11 +231,12 @@ export function registerAqm(options: RegisterAqmOptions = {}): AqmRegistration {
   const removeExitFlush = withExitFlush
     ? installExitFlush({
         flush: () => processor.forceFlush(),
-        shutdown: () => processor.shutdown(),
+        shutdown: (timeoutMs) => shutDownWithin(processor, timeoutMs),
         hasPending: () => {
           const { queuedTraces, openTraces } = processor.stats();
           return queuedTraces + openTraces > 0;
         },
+        hasQueued: () => processor.stats().queuedTraces > 0,
         timeoutMs: processorOptions.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         // Called from the app's own code: SIGTERM and SIGINT are the app's to handle.
         signals: false,

@@ -19,7 +19,7 @@ class FakeProcess extends EventEmitter {
 function controllable() {
   const calls: Array<() => void> = [];
   const run = vi.fn(
-    () =>
+    (_timeoutMs?: number) =>
       new Promise<void>((resolve) => {
         calls.push(resolve);
       }),
@@ -57,9 +57,9 @@ describe('installExitFlush', () => {
     proc.emit('beforeExit', 0);
     proc.emit('beforeExit', 0); // again, while the flush runs
     expect(flush.run).toHaveBeenCalledTimes(1);
+    pending = false; // delivered
     flush.finish();
     await vi.advanceTimersByTimeAsync(0);
-    pending = false;
     proc.emit('beforeExit', 0); // the loop ran dry again, nothing held: the process may exit
     expect(flush.run).toHaveBeenCalledTimes(1);
     expect(shutdown.run).not.toHaveBeenCalled();
@@ -74,15 +74,47 @@ describe('installExitFlush', () => {
     expect(shutdown.run).not.toHaveBeenCalled();
   });
 
-  it('a beforeExit flush that outlasts the bound shuts down, so pending retries never hold the process', async () => {
+  it('a beforeExit flush that outlasts the bound less its last share shuts down within that share: the whole hold is the bound', async () => {
     proc.emit('beforeExit', 0);
-    await vi.advanceTimersByTimeAsync(4999);
+    // 5000 ms in all: the flush gets 4000, the shutdown the last 1000 (a quarter, at most 1 s).
+    await vi.advanceTimersByTimeAsync(3999);
     expect(shutdown.run).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(shutdown.run).toHaveBeenCalledTimes(1);
+    // Nothing more to wait for: it gives up at once and has the last 1000 ms to write to disk.
+    expect(shutdown.run).toHaveBeenCalledWith(1);
     expect(proc.eventNames()).toEqual([]);
     proc.emit('beforeExit', 0);
     expect(flush.run).toHaveBeenCalledTimes(1);
+  });
+
+  it('a flush that returns with traces still queued (its own bound, or a 401) shuts down within what is left, rather than flushing again at every beforeExit', async () => {
+    proc.emit('beforeExit', 0);
+    await vi.advanceTimersByTimeAsync(1500);
+    flush.finish(); // still pending: not delivered
+    await vi.advanceTimersByTimeAsync(0);
+    expect(shutdown.run).toHaveBeenCalledTimes(1);
+    expect(shutdown.run).toHaveBeenCalledWith(2500); // 3500 ms left, less the last 1000
+    expect(proc.eventNames()).toEqual([]);
+  });
+
+  it('after a flush, open traces alone (the app still running) do not shut tracing down', async () => {
+    uninstall();
+    let queued = true;
+    uninstall = installExitFlush({
+      flush: flush.run,
+      shutdown: shutdown.run,
+      hasPending: () => true, // open traces: spans of work still going on
+      hasQueued: () => queued,
+      timeoutMs: 5000,
+      process: proc.asProcess,
+    });
+    proc.emit('beforeExit', 0);
+    queued = false;
+    flush.finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(shutdown.run).not.toHaveBeenCalled();
+    expect(proc.listenerCount('beforeExit')).toBe(1);
   });
 
   it('a hasPending that throws counts as nothing held', () => {
@@ -103,6 +135,7 @@ describe('installExitFlush', () => {
   it('a signal with no listener of the app: shuts down, then removes itself and raises the signal again', async () => {
     proc.emit('SIGTERM', 'SIGTERM');
     expect(shutdown.run).toHaveBeenCalledTimes(1);
+    expect(shutdown.run).toHaveBeenCalledWith(4000); // the last 1000 ms for the disk
     await vi.advanceTimersByTimeAsync(100);
     expect(proc.kills).toEqual([]); // still flushing: the process is held
 
@@ -136,6 +169,7 @@ describe('installExitFlush', () => {
     expect(appListener).toHaveBeenCalledTimes(1);
     expect(flush.run).toHaveBeenCalledTimes(1);
     expect(shutdown.run).not.toHaveBeenCalled();
+    pending = false; // delivered
     flush.finish();
     await vi.runAllTimersAsync();
     expect(shutdown.run).not.toHaveBeenCalled();
@@ -146,7 +180,7 @@ describe('installExitFlush', () => {
   it('when the app listens and the flush outlasts the bound: shuts down, so retries never hold the process', async () => {
     proc.on('SIGTERM', () => {});
     proc.emit('SIGTERM', 'SIGTERM');
-    await vi.advanceTimersByTimeAsync(4999);
+    await vi.advanceTimersByTimeAsync(3999);
     expect(shutdown.run).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(shutdown.run).toHaveBeenCalledTimes(1);
@@ -188,6 +222,7 @@ describe('installExitFlush', () => {
     expect(proc.eventNames()).toEqual(['beforeExit']);
     proc.emit('beforeExit', 0);
     expect(flush.run).toHaveBeenCalledTimes(1);
+    pending = false; // delivered
     flush.finish();
     await vi.advanceTimersByTimeAsync(0);
     expect(shutdown.run).not.toHaveBeenCalled();

@@ -35,6 +35,7 @@ describe('resolveOptions', () => {
       maxOpenTraces: 1000,
       maxValueChars: 32_768,
       shutdownTimeoutMs: 10_000,
+      flushTimeoutMs: 30_000,
       environment: undefined,
       appVersion: undefined,
       mask: undefined,

@@ -27,7 +27,7 @@ export interface AutoConfig {
   sampleRate: number | undefined;
   /** `OTEL_SERVICE_NAME`: `service.name` of the tracer provider `@aqm/auto` creates. */
   serviceName: string | undefined;
-  /** `AQM_FLUSH_TIMEOUT_MS`: longest the flush at exit takes. */
+  /** `AQM_FLUSH_TIMEOUT_MS`: longest the process is held at its end (flush and shutdown), and the bound of `forceFlush()`. */
   flushTimeoutMs: number;
   /** Record prompts and responses (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`, default true). */
   captureContent: boolean;

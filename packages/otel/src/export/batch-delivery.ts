@@ -20,8 +20,10 @@ export interface DeliveryHost {
   readonly held: HeldTraces;
   readonly drops: DropCounter;
   readonly pause: PauseGate;
-  /** Aborted at the shutdown deadline: ends the request in flight. */
+  /** Aborted at the shutdown deadline. */
   readonly hardStop: AbortSignal;
+  /** The signal of the next request: aborted at the shutdown deadline or when a flush's bound moved its traces to disk. */
+  requestSignal(): AbortSignal;
   /** Whether shutdown has begun: a pause no longer waits. */
   isClosing(): boolean;
   /** Whether the shutdown deadline has passed: nothing more is sent. */
@@ -75,6 +77,8 @@ export class BatchDelivery {
       const failure = await this.#attempt(entries);
       if (this.#host.isStopped()) return;
       if (failure === undefined) return this.#delivered(entries);
+      // Settled meanwhile (written to disk at a flush's bound, its request cut): nothing to retry.
+      if (entries.every((entry) => entry.done)) return;
       this.#host.options.debug?.requestFailed(
         entries.map((entry) => entry.traceId),
         failure,
@@ -148,7 +152,7 @@ export class BatchDelivery {
   async #attempt(entries: readonly QueuedTrace[]): Promise<SendFailure | undefined> {
     try {
       const traces = entries.map((entry) => entry.body);
-      const signal = this.#host.hardStop;
+      const signal = this.#host.requestSignal();
       await withTracingSuppressed(() => this.#host.options.submit(traces, signal));
       return undefined;
     } catch (error) {

@@ -48,6 +48,11 @@ export class DeliveryHealth {
     return this.#blocked;
   }
 
+  /** The last failure of a request that may pass (redacted), or `''` when none failed yet. */
+  get lastFailure(): string {
+    return this.#lastFailure;
+  }
+
   /**
    * Calls `listener` the next times a request finds delivery impossible (401/404). Returns the
    * function that removes it; callers remove it when they stop waiting, so the set stays small.
@@ -80,7 +85,19 @@ export class DeliveryHealth {
    * loss is new, and only it is said.
    */
   undeliveredAtShutdown(count: number): void {
-    if (count <= 0 || this.#failingSince === undefined) return;
+    if (count <= 0) return;
+    if (this.#failingSince === undefined) {
+      // No request failed: the service took longer than the bound to answer (or the application id
+      // was still being looked up). Lost all the same, and a script's end would hide it.
+      alert(
+        this.#logger,
+        'error',
+        'undelivered',
+        `${count} trace(s) were lost at shutdown: the service had not answered in time. ` +
+          'Set persistDir (AQM_PERSIST_DIR) to keep such traces on disk.',
+      );
+      return;
+    }
     if (this.#blockedBeforeShutdown || this.#outageReported) {
       alert(
         this.#logger,

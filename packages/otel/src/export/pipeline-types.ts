@@ -79,7 +79,8 @@ export interface Pipeline {
   sendNow(): void;
   addLog(log: LlmLogRecord): void;
   forceFlush(): Promise<void>;
-  shutdown(): Promise<void>;
+  /** Shuts down within `timeoutMs` (default: the `shutdownTimeoutMs` option). */
+  shutdown(timeoutMs?: number): Promise<void>;
   stats(): AqmStats;
 }
 

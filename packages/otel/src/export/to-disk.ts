@@ -64,3 +64,20 @@ export function overflowToDisk(
     return 'dropped';
   });
 }
+
+/**
+ * Every trace held (waiting or in flight) to `overflow`, at a flush's bound: their tickets settle
+ * once they are on disk (dropped for `failed`, with `message`, if the disk refuses them). Nothing
+ * when there is no disk or it takes no writes now: the traces then stay queued.
+ */
+export function persistAllHeld(
+  held: HeldTraces,
+  drops: DropCounter,
+  overflow: OverflowStore | undefined,
+  message: string,
+): { traces: number; written: Promise<DeliveryOutcome[]> } | undefined {
+  if (overflow === undefined || !overflow.writable) return undefined;
+  const entries = held.takeAll();
+  if (entries.length > 0) giveUpToDisk(held, drops, overflow, { entries, reason: 'failed', message });
+  return { traces: entries.length, written: Promise.all(entries.map((entry) => entry.settled)) };
+}

@@ -7,6 +7,7 @@ import type { LlmLogRecord } from '../mapping/llm-log-record.js';
 import type { ResolvedOptions } from '../options.js';
 import type { ReadableSpan } from '../sdk-types.js';
 import { DiskSpill } from '../spill/disk-spill.js';
+import { boundedFlush } from './bounded-flush.js';
 import { DeliveryHealth } from './delivery-health.js';
 import { DeliveryTickets } from './delivery-tickets.js';
 import { shutDownPipeline } from './pipeline-shutdown.js';
@@ -202,7 +203,9 @@ export class TracePipeline implements Pipeline {
   /**
    * Completes every open trace and resolves once everything queued is accepted or given up, or as
    * soon as a request finds delivery impossible (401/404: the traces stay queued for when it is
-   * fixed). While sending is paused, the flush sends one probe at once rather than at its backoff.
+   * fixed), or at `flushTimeoutMs`: then what is still held goes to `persistDir` (or stays queued
+   * without one), and that is said once. While sending is paused, the flush sends one probe at
+   * once rather than at its backoff. Never rejects.
    */
   async forceFlush(): Promise<void> {
     if (!this.isShutdown) {
@@ -218,14 +221,26 @@ export class TracePipeline implements Pipeline {
     });
     try {
       // The flush keeps the process alive while it waits: it must stop doing so when we stop waiting.
-      await this.#sender.flush(blocked);
+      await boundedFlush({
+        sender: this.#sender,
+        health: this.#health,
+        logger: this.#logger,
+        timeoutMs: this.#options.flushTimeoutMs,
+        persistDir: this.#spill === undefined ? undefined : this.#options.persistDir,
+        stop: blocked,
+      });
+    } catch (error) {
+      this.#reporter.report('flush', 'error', `The flush failed: ${String(error)}`);
     } finally {
       stopWaiting();
     }
   }
 
-  /** Flushes within `shutdownTimeoutMs`, then closes the connection pool (of a client it created). Never rejects. */
-  shutdown(): Promise<void> {
+  /**
+   * Flushes within `timeoutMs` (default `shutdownTimeoutMs`), then closes the connection pool (of a
+   * client it created). Never rejects; later calls share the first.
+   */
+  shutdown(timeoutMs: number = this.#options.shutdownTimeoutMs): Promise<void> {
     this.#shutdownPromise ??= shutDownPipeline({
       assembler: this.#assembler,
       health: this.#health,
@@ -233,7 +248,7 @@ export class TracePipeline implements Pipeline {
       spill: this.#spill,
       client: this.#client,
       ownsClient: this.#ownsClient,
-      shutdownTimeoutMs: this.#options.shutdownTimeoutMs,
+      shutdownTimeoutMs: timeoutMs,
       reporter: this.#reporter,
       logger: this.#logger,
     });

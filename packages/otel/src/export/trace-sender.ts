@@ -21,7 +21,7 @@ import {
 import type { SenderOptions, SenderStats, SenderTiming } from './sender-types.js';
 import { settlesWithin } from './settles-within.js';
 import { sleep } from './sleep.js';
-import { giveUpToDisk, overflowToDisk } from './to-disk.js';
+import { giveUpToDisk, overflowToDisk, persistAllHeld } from './to-disk.js';
 import { keepInLog, logHeldEntry } from './write-ahead-entry.js';
 
 /** Least time given to the disk for what shutdown gave up to it. */
@@ -56,6 +56,11 @@ export class TraceSender {
   #stopped = false;
   #shutdownPromise: Promise<void> | undefined;
   readonly #hardStop = new AbortController();
+  /**
+   * The signal of every request: aborted to end the requests in flight when their traces went to
+   * disk at a flush's bound (then replaced), and at the shutdown deadline (for good).
+   */
+  #cut = new AbortController();
   /** Aborted to cut every backoff wait short (on resume and at shutdown), then replaced. */
   #wake = new AbortController();
 
@@ -78,6 +83,7 @@ export class TraceSender {
       drops: this.#drops,
       pause: this.#pause,
       hardStop: this.#hardStop.signal,
+      requestSignal: () => this.#cut.signal,
       isClosing: () => this.#closing,
       isStopped: () => this.#stopped,
       wakeSignals: () => [this.#wake.signal, this.#hardStop.signal],
@@ -97,6 +103,11 @@ export class TraceSender {
       isClosing: () => this.#closing,
       isStopped: () => this.#stopped,
     });
+  }
+
+  /** Whether shutdown has begun (it then says what it gives up). */
+  get closing(): boolean {
+    return this.#closing;
   }
 
   /**
@@ -162,31 +173,49 @@ export class TraceSender {
   }
 
   /**
-   * Resolves once every trace queued before the call has been accepted or given up, or after
-   * `maxRetryElapsedMs` plus one last backoff wait, whichever comes first. Never rejects. While it
-   * waits, a timer keeps the process alive: the app is explicitly waiting on it. When `stop`
-   * settles first (the caller stopped waiting: delivery is known to be impossible), it resolves
-   * then and lets the process go.
+   * Resolves `true` once every trace queued before the call has been accepted or given up; `false`
+   * after `timeoutMs`, or after `maxRetryElapsedMs` plus one last backoff wait, whichever comes
+   * first (the traces stay queued), or when `stop` settles first (the caller stopped waiting:
+   * delivery is known to be impossible). Never rejects. While it waits, a timer keeps the process
+   * alive: the app is explicitly waiting on it.
    */
-  flush(stop?: Promise<void>): Promise<void> {
+  flush(stop?: Promise<void>, timeoutMs: number = Number.POSITIVE_INFINITY): Promise<boolean> {
     const waiting = this.#held.tickets();
-    if (waiting.length === 0) return Promise.resolve();
+    if (waiting.length === 0) return Promise.resolve(true);
     this.sendNow();
     // While paused, the probe goes now: the caller waits to learn whether the key or id is fixed.
     if (this.#pause.paused) this.#wakeSleepers();
     // One batch gives up within this, but batches beyond `concurrency` start retrying only then.
     // The flush resolves at the bound (its traces stay queued): merely letting the process go would
     // end it with `await forceFlush()` pending (exit code 13, or the code after it never run).
-    const longest = this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs;
+    const longest = Math.min(timeoutMs, this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs);
     let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, longest);
+    const bound = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), longest);
       timer.unref(); // keepAliveUntil holds the process meanwhile
     });
-    const delivered = Promise.all(waiting).then(() => undefined);
-    const ended = Promise.race(stop === undefined ? [delivered, bound] : [delivered, bound, stop]);
+    const delivered = Promise.all(waiting).then(() => true);
+    const stopped = stop?.then(() => false);
+    const ended = Promise.race(stopped === undefined ? [delivered, bound] : [delivered, bound, stopped]);
     // The keep-alive outlasts the bound a little, so the bound always fires while it holds.
     return keepAliveUntil(ended, longest + 1000).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * At a flush's bound: writes every trace held (waiting or in flight) to the disk behind the
+   * queue and ends the requests in flight (the service replaces a trace sent again, so one that
+   * was still answered is harmless). Returns how many traces went and their tickets, which settle
+   * once they are on disk; nothing when there is no disk or it takes no writes now (the traces
+   * then stay queued).
+   */
+  persistHeld(message: string): { traces: number; written: Promise<DeliveryOutcome[]> } | undefined {
+    if (this.#stopped) return undefined;
+    const moved = persistAllHeld(this.#held, this.#drops, this.#options.overflow, message);
+    if (moved !== undefined && moved.traces > 0) {
+      this.#cut.abort();
+      this.#cut = new AbortController();
+    }
+    return moved;
   }
 
   /**
@@ -246,6 +275,9 @@ export class TraceSender {
     const flushed = await settlesWithin(this.flush(), timeoutMs);
     this.#stopped = true;
     this.#linger.stop();
+    // Also when everything was settled: a request still in flight then carries traces a flush's
+    // bound wrote to disk, and must not hold a process that is ending.
+    this.#cut.abort();
     if (!flushed) {
       this.#hardStop.abort();
       const left = this.#held.takeAll();

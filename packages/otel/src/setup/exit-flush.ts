@@ -9,11 +9,23 @@ export type ExitProcess = Pick<NodeJS.Process, 'pid' | 'on' | 'removeListener' |
 export interface ExitFlushSettings {
   /** Sends what is held; tracing goes on (the app may keep running). */
   flush(): Promise<void>;
-  /** Sends what is held within its own bound, then stops tracing. */
-  shutdown(): Promise<void>;
+  /**
+   * Sends what is held within `timeoutMs`, then stops tracing (what is left goes to disk, or is
+   * dropped). Given what is left of the bound, less the share kept for that last step.
+   */
+  shutdown(timeoutMs: number): Promise<void>;
   /** Whether any trace is held (open or queued): only then is there anything to flush. */
   hasPending(): boolean;
-  /** Longest a flush may hold the process (`AQM_FLUSH_TIMEOUT_MS`, or `shutdownTimeoutMs`). */
+  /**
+   * Whether completed traces are still queued, not delivered (after a flush: it stopped at its
+   * bound, or delivery is blocked by a 401/404). Then the exit shuts down rather than flushing
+   * again at the next `beforeExit`. Default: `hasPending`.
+   */
+  hasQueued?(): boolean;
+  /**
+   * Longest the process is held at its end, flush and shutdown together (`AQM_FLUSH_TIMEOUT_MS`
+   * for `@aqm/auto`, `shutdownTimeoutMs` for `registerAqm()`).
+   */
   timeoutMs: number;
   /**
    * Also act on `SIGINT`/`SIGTERM` (`@aqm/auto`, which owns the app's start). `false` for
@@ -21,6 +33,14 @@ export interface ExitFlushSettings {
    */
   signals?: boolean;
   process?: ExitProcess;
+}
+
+/**
+ * The last part of the bound, kept for the shutdown after a flush that did not finish: ending the
+ * requests in flight and writing what is left to `persistDir` (a quarter, at most 1 s).
+ */
+export function shutdownShareOf(timeoutMs: number): number {
+  return Math.min(1000, Math.floor(timeoutMs / 4));
 }
 
 /** Resolves when `work` settles or after `ms`, whichever is first; `true` when `work` finished. */
@@ -43,9 +63,10 @@ function within(work: Promise<void>, ms: number): Promise<boolean> {
  * - `beforeExit` (the event loop ran dry) with traces held: flush them within the bound; the process
  *   then exits as it would have, with its exit code. `beforeExit` is not always the end (a listener
  *   of the app may start more work, and the event comes again once that is done), so this never
- *   stops tracing: it only flushes, and does nothing when nothing is held. A flush that outlasts
- *   the bound shuts tracing down instead, so that pending retries never hold a process that is
- *   ending.
+ *   stops tracing: it only flushes, and does nothing when nothing is held. A flush that does not
+ *   deliver everything before the last share of the bound ({@link shutdownShareOf}) shuts tracing
+ *   down within that share instead, so that pending retries never hold a process that is ending
+ *   and the whole hold stays within the bound.
  * - With `signals` (the default), `SIGINT`/`SIGTERM` when the app has no listener of its own: `shutdown()` within the bound, then
  *   our listener is removed and the signal raised again, so the process ends by that signal, as it
  *   would have without us. A second signal while flushing ends it at once.
@@ -71,26 +92,45 @@ export function installExitFlush(settings: ExitFlushSettings): () => void {
     }
   };
 
-  /** Flushes within the bound; past it, shuts down. One at a time. */
+  const safeCheck = (check: () => boolean): boolean => {
+    try {
+      return check();
+    } catch {
+      return false; // Nothing known to be held.
+    }
+  };
+  const pending = () => safeCheck(() => settings.hasPending());
+  const queued = () => safeCheck(() => (settings.hasQueued ?? settings.hasPending)());
+
+  /**
+   * Flushes within the bound less its last share; when that leaves traces held, shuts down within
+   * what is left of the bound (once: this also removes the listeners). One at a time.
+   */
   const flushOrShutDown = (): void => {
     if (flushing) return;
     flushing = true;
-    void within(safely(settings.flush), timeoutMs).then((flushed) => {
+    const startedAt = Date.now();
+    void within(safely(settings.flush), timeoutMs - shutdownShareOf(timeoutMs)).then((flushed) => {
       flushing = false;
-      if (flushed) return;
+      if (flushed && !queued()) return;
       uninstall();
-      void within(safely(settings.shutdown), timeoutMs);
+      void shutDownWithin(Math.max(1, timeoutMs - (Date.now() - startedAt)));
     });
   };
 
+  /**
+   * Shuts down, holding the process `left` ms at most: the shutdown waits for delivery until the
+   * last share of the bound, and has that share to end its requests and write what is left to disk
+   * (a signal raised again at `left` would otherwise end the process mid-write).
+   */
+  const shutDownWithin = (left: number): Promise<boolean> =>
+    within(
+      safely(() => settings.shutdown(Math.max(1, left - shutdownShareOf(timeoutMs)))),
+      left,
+    );
+
   const onBeforeExit = () => {
-    let pending = false;
-    try {
-      pending = settings.hasPending();
-    } catch {
-      // Nothing known to flush.
-    }
-    if (pending) flushOrShutDown();
+    if (pending()) flushOrShutDown();
   };
 
   const reraise = (signal: NodeJS.Signals) => {
@@ -109,7 +149,7 @@ export function installExitFlush(settings: ExitFlushSettings): () => void {
       return;
     }
     ending = true;
-    void within(safely(settings.shutdown), timeoutMs).then(() => reraise(signal));
+    void shutDownWithin(timeoutMs).then(() => reraise(signal));
   };
 
   function uninstall(): void {
