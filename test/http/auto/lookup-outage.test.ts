@@ -105,9 +105,13 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
           `(AQM_APPLICATION_NAME): GET /applications: connection failed: connect ECONNREFUSED 127.0.0.1:${port} ` +
           '(ECONNREFUSED); traces are kept (in memory, then in AQM_PERSIST_DIR when set) and the name is ' +
           'looked up again when they are sent\n' +
-          `@aqm/otel: Writing traces to persistDir ${persistDir} (they were not delivered by shutdown): 2 so far. ` +
-          'They are sent from there once the service takes them, by this process or the next one on the folder; ' +
-          'stats().disk counts what is written and sent back\n',
+          `@aqm/otel: Writing traces to persistDir ${persistDir} (forceFlush() reached flushTimeoutMs before ` +
+          'they were delivered): 2 so far. They are sent from there once the service takes them, by this ' +
+          'process or the next one on the folder; stats().disk counts what is written and sent back\n' +
+          '@aqm/otel: forceFlush() stopped waiting for delivery at its bound, flushTimeoutMs (3000 ms); last ' +
+          `error: AqmConnectionError: GET /applications: connection failed: connect ECONNREFUSED 127.0.0.1:${port} ` +
+          `(ECONNREFUSED). 2 trace(s) not delivered yet were written to persistDir (${persistDir}). They are ` +
+          'sent from there once the service answers, by this process or the next one using the folder.\n',
       );
       expect(await spilledTraces(persistDir)).toBe(2);
 

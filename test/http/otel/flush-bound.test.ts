@@ -62,7 +62,7 @@ describe('forceFlush() during an outage resolves within flushTimeoutMs (real pro
     expect(report.flushMs).toBeLessThan(FLUSH_TIMEOUT_MS + LOAD_MARGIN_MS);
     expect(report.stats.queuedTraces).toBe(TRACES);
     expect(report.stats.droppedTraces.total).toBe(0);
-    const said = run.stderr.split('\n').filter((line) => line.includes('forceFlush()'));
+    const said = run.stderr.split('\n').filter((line) => line.includes('forceFlush() stopped waiting'));
     expect(said).toHaveLength(1); // once
     expect(said[0]).toContain(`flushTimeoutMs (${FLUSH_TIMEOUT_MS} ms)`);
     expect(said[0]).toContain(`${TRACES} trace(s)`);
@@ -89,7 +89,7 @@ describe('forceFlush() during an outage resolves within flushTimeoutMs (real pro
       expect(report.stats.droppedTraces.total).toBe(0);
       // On disk before the process exited (it called process.exit() right after the flush).
       expect((await traceIdsOnDisk(dir)).sort()).toEqual([...report.ids].sort());
-      const said = run.stderr.split('\n').filter((line) => line.includes('forceFlush()'));
+      const said = run.stderr.split('\n').filter((line) => line.includes('forceFlush() stopped waiting'));
       expect(said).toHaveLength(1);
       expect(said[0]).toContain(`${TRACES} trace(s) not delivered yet were written to persistDir (${dir})`);
       expect(run.stderr).not.toContain(service.apiKey);

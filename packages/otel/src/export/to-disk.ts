@@ -20,7 +20,7 @@ export function giveUpToDisk(
   held: HeldTraces,
   drops: DropCounter,
   overflow: OverflowStore | undefined,
-  given: { entries: readonly QueuedTrace[]; reason: DropReason; message: string },
+  given: { entries: readonly QueuedTrace[]; reason: DropReason; message: string; why?: string },
 ): void {
   const { entries, reason, message } = given;
   const fromDisk = entries.filter((entry) => entry.fromDisk === true);
@@ -39,7 +39,7 @@ export function giveUpToDisk(
     return;
   }
   const records = fresh.map((entry) => ({ traceId: entry.traceId, body: entry.body }));
-  const written = overflow.write(records, WHY_ON_DISK[reason]).then((ok): DeliveryOutcome => {
+  const written = overflow.write(records, given.why ?? WHY_ON_DISK[reason]).then((ok): DeliveryOutcome => {
     if (ok) return 'persisted';
     drops.add(
       reason,
@@ -78,6 +78,12 @@ export function persistAllHeld(
 ): { traces: number; written: Promise<DeliveryOutcome[]> } | undefined {
   if (overflow === undefined || !overflow.writable) return undefined;
   const entries = held.takeAll();
-  if (entries.length > 0) giveUpToDisk(held, drops, overflow, { entries, reason: 'failed', message });
+  if (entries.length > 0)
+    giveUpToDisk(held, drops, overflow, {
+      entries,
+      reason: 'failed',
+      message,
+      why: 'forceFlush() reached flushTimeoutMs before they were delivered',
+    });
   return { traces: entries.length, written: Promise.all(entries.map((entry) => entry.settled)) };
 }
