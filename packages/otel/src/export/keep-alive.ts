@@ -17,3 +17,24 @@ export function keepAliveUntil<T>(promise: Promise<T>, maxMs: number): Promise<T
     clearTimeout(cap);
   });
 }
+
+/**
+ * Waits for every ticket to settle (`true`), for at most `boundMs` (`false`), or until `stop`
+ * settles (`false`: the caller stopped waiting), holding the process meanwhile: the app awaits it.
+ * The keep-alive outlasts the bound a little, so the bound always fires while it holds.
+ */
+export function waitHoldingProcess(
+  tickets: readonly Promise<unknown>[],
+  boundMs: number,
+  stop?: Promise<void>,
+): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), boundMs);
+    timer.unref(); // keepAliveUntil holds the process meanwhile
+  });
+  const delivered = Promise.all(tickets).then(() => true);
+  const stopped = stop?.then(() => false);
+  const ended = Promise.race(stopped === undefined ? [delivered, bound] : [delivered, bound, stopped]);
+  return keepAliveUntil(ended, boundMs + 1000).finally(() => clearTimeout(timer));
+}

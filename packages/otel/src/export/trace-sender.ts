@@ -7,7 +7,7 @@ import { BatchLinger } from './batch-linger.js';
 import { BatchPump } from './batch-pump.js';
 import { DropCounter } from './drop-counter.js';
 import { HeldTraces } from './held-traces.js';
-import { keepAliveUntil } from './keep-alive.js';
+import { waitHoldingProcess } from './keep-alive.js';
 import { PauseGate } from './pause-gate.js';
 import { dropAfterShutdown, dropQueueFull } from './queue-drops.js';
 import {
@@ -189,16 +189,7 @@ export class TraceSender {
     // The flush resolves at the bound (its traces stay queued): merely letting the process go would
     // end it with `await forceFlush()` pending (exit code 13, or the code after it never run).
     const longest = Math.min(timeoutMs, this.#options.maxRetryElapsedMs + this.#timing.backoff.maxMs);
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), longest);
-      timer.unref(); // keepAliveUntil holds the process meanwhile
-    });
-    const delivered = Promise.all(waiting).then(() => true);
-    const stopped = stop?.then(() => false);
-    const ended = Promise.race(stopped === undefined ? [delivered, bound] : [delivered, bound, stopped]);
-    // The keep-alive outlasts the bound a little, so the bound always fires while it holds.
-    return keepAliveUntil(ended, longest + 1000).finally(() => clearTimeout(timer));
+    return waitHoldingProcess(waiting, longest, stop);
   }
 
   /**
