@@ -2,23 +2,16 @@ import { noteContentLogRecord, type TracePipeline } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
 import type { Admission, Reservation, Share } from './admission.js';
 import type { ApplicationRouter } from './application-router.js';
+import { feedGroup } from './feed-group.js';
 import type { ForwarderDebug } from './forwarder-debug.js';
+import { type IngestResult, Refusals, result } from './ingest-refusals.js';
 import { spanOrigin, toForwardedSpan } from './otlp/forwarded-span.js';
 import { toLlmLogRecord } from './otlp/log-records.js';
 import type { DecodedRequest, OtlpFormat } from './otlp/otlp-codec.js';
 import { keyValues } from './otlp/otlp-values.js';
-import type { PipelineFeed, RootToHold } from './pipeline-feed.js';
+import type { PipelineFeed } from './pipeline-feed.js';
 import { type RequestGroup, RequestGroups } from './request-groups.js';
 import type { RequestEntry, RequestLog } from './request-log.js';
-
-/** What one export request came to: how many items were refused, and why (for `partial_success`). */
-export interface IngestResult {
-  accepted: number;
-  rejected: number;
-  errorMessage: string;
-  /** Nothing was taken, and the request may be later: answer 503 with `Retry-After`. */
-  retryLater: boolean;
-}
 
 /** Counters of what was received, for `stats()` and `/metrics`. */
 export interface IngestCounters {
@@ -71,24 +64,6 @@ function list(value: unknown): readonly unknown[] {
 
 function fields(value: unknown): Fields {
   return typeof value === 'object' && value !== null ? (value as Fields) : {};
-}
-
-/** Tallies the refusals of one request by reason, for `partial_success.error_message`. */
-class Refusals {
-  readonly #byReason = new Map<string, number>();
-  count = 0;
-  retryable = false;
-
-  add(count: number, reason: string, retryable = false): void {
-    if (count === 0) return;
-    this.count += count;
-    this.retryable ||= retryable;
-    this.#byReason.set(reason, (this.#byReason.get(reason) ?? 0) + count);
-  }
-
-  message(what: string): string {
-    return [...this.#byReason].map(([reason, count]) => `${count} ${what}(s) ${reason}`).join('; ');
-  }
 }
 
 /**
@@ -278,7 +253,7 @@ export class OtlpIngest {
     for (const [group, pipeline, reservation, share] of admitted) {
       groups.remember(group, pipeline);
       entry?.track(pipeline, group.traceIds);
-      this.#feed(group, pipeline, reservation, share.bytes / group.items, entry);
+      feedGroup(this.#options.feed, group, pipeline, reservation, share.bytes / group.items, entry);
     }
     return accepted;
   }
@@ -294,68 +269,6 @@ export class OtlpIngest {
     );
     this.#refusedSinceWarning = 0;
   }
-
-  /**
-   * Hands a group to the feed. Its reservation ends in parts: a trace with spans or log records
-   * besides its root is counted by the pipeline as open once those are in; a trace brought by its
-   * root alone, and the root's bytes, once the root leaves the grace.
-   */
-  #feed(
-    group: RequestGroup,
-    pipeline: TracePipeline,
-    reservation: Reservation,
-    bytesPerItem: number,
-    entry?: RequestEntry,
-  ): void {
-    const { feed } = this.#options;
-    const opened = new Set<string>();
-    for (const span of group.spans) opened.add(span.spanContext().traceId);
-    for (const log of group.logs) opened.add(log.traceId);
-    const openedPart = {
-      traces: opened.size,
-      bytes: (group.spans.length + group.logs.length) * bytesPerItem,
-    };
-    // Handed over after the answer; roots last: a root completes its trace, so the other spans of
-    // this request must be in first.
-    // With a request log, each hand-over is waited for before the log's file may go.
-    const handedOver = (then: () => void) => {
-      const release = entry?.hold();
-      return release === undefined
-        ? then
-        : () => {
-            then();
-            release();
-          };
-    };
-    if (group.spans.length > 0)
-      feed.addSpans(
-        pipeline,
-        group.spans,
-        handedOver(() => reservation.release(openedPart)),
-      );
-    if (group.logs.length > 0)
-      feed.addLogs(
-        group.logs.map((log) => [pipeline, log]),
-        handedOver(() => reservation.release(openedPart)),
-      );
-    const roots = group.roots.map((root): RootToHold => {
-      const traceId = root.spanContext().traceId;
-      const alone = !opened.has(traceId);
-      opened.add(traceId);
-      const part = { traces: alone ? 1 : 0, bytes: bytesPerItem };
-      return [pipeline, root, handedOver(() => reservation.release(part))];
-    });
-    feed.holdRoots(roots);
-  }
-}
-
-function result(accepted: number, refusals: Refusals, what: string): IngestResult {
-  return {
-    accepted,
-    rejected: refusals.count,
-    errorMessage: refusals.message(what),
-    retryLater: accepted === 0 && refusals.retryable,
-  };
 }
 
 /** Resolves when `promise` settles or after `ms`, whichever is first. */

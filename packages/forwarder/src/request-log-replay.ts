@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { DiagLogger } from '@opentelemetry/api';
-import type { IngestResult } from './ingest.js';
+import type { IngestResult } from './ingest-refusals.js';
 import { decodeRequestLog, type LoggedRequest, parseRequestLogName } from './request-log-file.js';
 
 /** Takes a request read back from a log again (logging it in this process's own log first). */

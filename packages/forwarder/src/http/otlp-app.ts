@@ -1,6 +1,6 @@
 import { nonUtf8Charset, receiveTimeouts } from '@aqm/wire';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { IngestResult } from '../ingest.js';
+import type { IngestResult } from '../ingest-refusals.js';
 import { OtlpDecodeError } from '../otlp/decode-error.js';
 import {
   checkRequestPrefix,

@@ -1,7 +1,7 @@
-import type { DiagLogger } from '@opentelemetry/api';
 import type { PipelineDebug } from '../debug/pipeline-debug.js';
 import type { OverflowStore } from '../export/sender-types.js';
 import { WHY_ON_DISK } from '../export/to-disk.js';
+import type { DiskSpillOptions } from './disk-spill-options.js';
 import { type CloseStep, closeWithin } from './spill-close.js';
 import { filesOfOthers, SpillFolder } from './spill-folder.js';
 import { type DiskStats, SpillLedger } from './spill-ledger.js';
@@ -10,8 +10,9 @@ import { SpillFolderRefused } from './spill-paths.js';
 import { type ReplayTarget, SpillReplay } from './spill-replay.js';
 import { SpillReports } from './spill-reports.js';
 import { type SpillInput, SpillWriter } from './spill-writer.js';
-import { WriteAheadLog } from './write-ahead-log.js';
-import { claimGoneLogs, sendClaimedLogs } from './write-ahead-recovery.js';
+import type { WriteAheadLog } from './write-ahead-log.js';
+import { claimGoneLogs } from './write-ahead-recovery.js';
+import { createWriteAheadLog, takeOverClaimedLogs } from './write-ahead-setup.js';
 
 /** How long the pipeline stays in memory only after the disk refused a write. */
 const DISK_RETRY_MS = 30_000;
@@ -19,28 +20,7 @@ const DISK_RETRY_MS = 30_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 const MIB = 1024 * 1024;
 
-export type { ReplayTarget };
-
-/** Settings of a {@link DiskSpill}. */
-export interface DiskSpillOptions {
-  dir: string;
-  maxDiskBytes: number;
-  /** A file holds at most one request's worth. */
-  maxBatchTraces: number;
-  maxBatchBytes: number;
-  /** How long a partial file waits for more records (`batchDelayMs`). */
-  batchDelayMs: number;
-  logger: DiagLogger;
-  /** How long to stay in memory only after the disk refused a write (default 30 s; tests shorten it). */
-  retryMs?: number;
-  /** Debug lines (each write and replay); absent when debug is off. */
-  debug?: PipelineDebug | undefined;
-  /** `persistMode: 'write-ahead'`: every trace is logged before it counts as accepted. */
-  writeAhead?: boolean;
-}
-
-/** Smallest size past which a write-ahead file of records memory holds is replaced by a new one. */
-const MIN_LOG_SEGMENT_BYTES = 4 * MIB;
+export type { DiskSpillOptions, ReplayTarget };
 
 /**
  * The disk behind the sender's memory queue (`persistDir`). It takes what memory cannot keep
@@ -123,29 +103,19 @@ export class DiskSpill implements OverflowStore {
     );
     this.#log =
       options.writeAhead === true
-        ? new WriteAheadLog(
-            {
-              dir: options.dir,
-              ownerDir: this.#folder.ownerDir,
-              ownerId: this.#folder.id,
-              poolBytes: () => this.#ledger.bytes,
-              addedToPool: (file) => {
-                this.#ledger.addToPool(file);
-                this.#reports.wrote(file.traces, WHY_ON_DISK['queue-full']);
-                this.#debug?.wroteToDisk(this.#dir, file.traces, file.name, file.bytes);
-                this.poke();
-              },
-              refused: (error) => this.#refused(error),
+        ? createWriteAheadLog({
+            dir: options.dir,
+            folder: this.#folder,
+            poolBytes: () => this.#ledger.bytes,
+            addedToPool: (file) => {
+              this.#ledger.addToPool(file);
+              this.#reports.wrote(file.traces, WHY_ON_DISK['queue-full']);
+              this.#debug?.wroteToDisk(this.#dir, file.traces, file.name, file.bytes);
+              this.poke();
             },
-            {
-              maxDiskBytes: options.maxDiskBytes,
-              maxBatchTraces: options.maxBatchTraces,
-              maxBatchBytes: options.maxBatchBytes,
-              lingerMs: options.batchDelayMs,
-              segmentBytes: Math.max(MIN_LOG_SEGMENT_BYTES, 4 * options.maxBatchBytes),
-              retryMs: this.#retryMs,
-            },
-          )
+            refused: (error) => this.#refused(error),
+            limits: { ...options, retryMs: this.#retryMs },
+          })
         : undefined;
   }
 
@@ -269,14 +239,14 @@ export class DiskSpill implements OverflowStore {
   #sendLogs(): void {
     if (this.#sendingLogs) return;
     this.#sendingLogs = true;
-    void sendClaimedLogs(this.#folder, (records) => this.#writer.write(records), this.#maxDiskBytes)
-      .then((logs) => {
-        if (logs.files === 0) return;
-        this.poke();
-        this.#reports.logger.info(
-          `Took over ${logs.traces} trace(s) from ${logs.files} write-ahead log file(s) left in persistDir by a process that is gone` +
-            (logs.skipped > 0 ? ` (${logs.skipped} line(s) that were not records skipped)` : ''),
-        );
+    void takeOverClaimedLogs(
+      this.#folder,
+      (records) => this.#writer.write(records),
+      this.#maxDiskBytes,
+      this.#reports.logger,
+    )
+      .then((any) => {
+        if (any) this.poke();
       })
       .catch((error: unknown) => this.#refused(error))
       .finally(() => {
