@@ -63,6 +63,7 @@ function addDisk(total: DiskStats | undefined, disk: DiskStats): DiskStats {
     spilledTraces: total.spilledTraces + disk.spilledTraces,
     replayedTraces: total.replayedTraces + disk.replayedTraces,
     corruptFiles: total.corruptFiles + disk.corruptFiles,
+    loggedTraces: total.loggedTraces + disk.loggedTraces,
   };
 }
 
@@ -95,6 +96,12 @@ function diskLines(disk: DiskStats | undefined): string[] {
       'Traces read back from persistDir and accepted by the service.',
       'counter',
       [['', disk.replayedTraces]],
+    ),
+    line(
+      'aqm_forwarder_disk_logged_traces_total',
+      "Traces written to the pipelines' write-ahead logs before they counted as accepted (--persist-mode write-ahead).",
+      'counter',
+      [['', disk.loggedTraces]],
     ),
     line(
       'aqm_forwarder_disk_corrupt_files_total',

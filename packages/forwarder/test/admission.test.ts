@@ -90,6 +90,7 @@ describe('Admission', () => {
       spilledTraces: 5,
       replayedTraces: 0,
       corruptFiles: 0,
+      loggedTraces: 0,
     };
     expect(admitted(admission.admit(pipeline, { traces: 1, bytes: 1 }))).toBe(false);
   });

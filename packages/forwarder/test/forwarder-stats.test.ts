@@ -11,6 +11,7 @@ const disk = (files: number, spilledTraces: number, writable = true) => ({
   spilledTraces,
   replayedTraces: spilledTraces - 1,
   corruptFiles: 1,
+  loggedTraces: 3,
 });
 
 describe('sumPipelineStats', () => {
@@ -30,6 +31,7 @@ describe('sumPipelineStats', () => {
       spilledTraces: 12,
       replayedTraces: 10,
       corruptFiles: 2,
+      loggedTraces: 6,
     });
     expect(sumPipelineStats([emptyStats()]).disk).toBeUndefined();
   });

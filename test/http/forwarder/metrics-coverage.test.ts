@@ -110,6 +110,7 @@ describe('/metrics', () => {
     expect(metrics).toMatch(/\naqm_forwarder_disk_oldest_age_seconds \d+(\.\d+)?\n/);
     expect(metrics).toContain('aqm_forwarder_disk_replayed_traces_total 0\n');
     expect(metrics).toContain('aqm_forwarder_disk_corrupt_files_total 0\n');
+    expect(metrics).toContain('aqm_forwarder_disk_logged_traces_total 0\n');
   });
 
   it('counts spans that arrive after their trace was sent (the same spans posted again)', async () => {

@@ -180,6 +180,7 @@ export class DiskSpill implements OverflowStore {
       spilledTraces: this.#reports.writtenTraces,
       replayedTraces: this.#reports.deliveredTraces,
       corruptFiles: this.#corrupt,
+      loggedTraces: this.#log?.loggedTraces ?? 0,
     };
   }
 

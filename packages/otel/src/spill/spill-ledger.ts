@@ -18,6 +18,8 @@ export interface DiskStats {
   replayedTraces: number;
   /** Files this process moved to `corrupt/` because they could not be read. */
   corruptFiles: number;
+  /** Traces this process wrote to its write-ahead log (`persistMode: 'write-ahead'`; else 0). */
+  loggedTraces: number;
 }
 
 /**
