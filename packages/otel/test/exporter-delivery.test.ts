@@ -5,27 +5,19 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AqmExportResult, ExportResultCode } from '../src/export/result-code.js';
 import { AqmSpanExporter } from '../src/exporter.js';
-import { acceptReply, deferred, FakeService, type Reply } from './export-helpers/fake-service.js';
+import { acceptReply, deferred, type Reply } from './export-helpers/fake-service.js';
 import { aqmOptions, llmCall, registerProvider, testInternals } from './export-helpers/otel-setup.js';
+import { withFakeService } from './export-helpers/service-per-test.js';
 
-let service: FakeService;
-let cleanup: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  service = await FakeService.start();
-});
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-  await service.close();
-});
+const { service, cleanup } = withFakeService();
 
 function createExporter(options: Parameters<typeof aqmOptions>[1] = {}) {
   const { internals, logger } = testInternals();
-  const exporter = new AqmSpanExporter(aqmOptions(service, options), internals);
-  cleanup.push(() => exporter.shutdown());
+  const exporter = new AqmSpanExporter(aqmOptions(service(), options), internals);
+  cleanup(() => exporter.shutdown());
   return { exporter, logger };
 }
 
@@ -51,7 +43,7 @@ function exportNow(exporter: AqmSpanExporter, spans: ReadableSpan[]) {
 
 function gateAnswers() {
   const gate = deferred();
-  service.handler = async (request): Promise<Reply> => {
+  service().handler = async (request): Promise<Reply> => {
     await gate.promise;
     return acceptReply(request);
   };
@@ -65,7 +57,7 @@ describe('AqmSpanExporter.export', () => {
     const { result } = exportNow(exporter, spans);
     // Sent at once: the batch delay would otherwise hold the callback for a minute.
     expect(await result).toEqual({ code: ExportResultCode.SUCCESS });
-    expect(service.batchSizes).toEqual([1]);
+    expect(service().batchSizes).toEqual([1]);
   });
 
   it('calls back SUCCESS only after the service accepted the traces of that call', async () => {
@@ -76,11 +68,11 @@ describe('AqmSpanExporter.export', () => {
     const gate = gateAnswers();
     const { exporter } = createExporter();
     const call = exportNow(exporter, spans);
-    await service.waitFor(() => service.requests.length === 1);
+    await service().waitFor(() => service().requests.length === 1);
     expect(call.called()).toBe(false);
     gate.resolve();
     expect(await call.result).toEqual({ code: ExportResultCode.SUCCESS });
-    expect(service.acceptedTraces.map((t) => t.prompt)).toEqual(['q1', 'q2']);
+    expect(service().acceptedTraces.map((t) => t.prompt)).toEqual(['q1', 'q2']);
   });
 
   it('calls back FAILED at exportTimeoutMs, keeping the traces queued for later delivery', async () => {
@@ -104,7 +96,7 @@ describe('AqmSpanExporter.export', () => {
       ['ok', 'a'],
       ['bad', 'b'],
     ]);
-    service.handler = (request) => {
+    service().handler = (request) => {
       const errors = request.traces.flatMap((t, i) =>
         t.prompt === 'bad' ? [{ path: `traces[${i}].prompt`, message: 'no' }] : [],
       );
@@ -143,7 +135,7 @@ describe('AqmSpanExporter.export', () => {
     const outcome = await call.result;
     expect(outcome.code).toBe(ExportResultCode.FAILED);
     expect(outcome.error?.message).toContain('shut down');
-    expect(service.requests).toHaveLength(0);
+    expect(service().requests).toHaveLength(0);
   });
 });
 
@@ -152,46 +144,46 @@ describe('AqmSpanExporter behind a BatchSpanProcessor', () => {
     const gate = gateAnswers();
     const { exporter } = createExporter();
     const registration = registerProvider(new BatchSpanProcessor(exporter));
-    cleanup.push(() => registration.unregister());
+    cleanup(() => registration.unregister());
     const traceId = await llmCall('What is AQM?', 'A quality monitor.');
     let flushed = false;
     const flush = registration.provider.forceFlush().then(() => {
       flushed = true;
     });
-    await service.waitFor(() => service.requests.length === 1);
+    await service().waitFor(() => service().requests.length === 1);
     expect(flushed).toBe(false);
     gate.resolve();
     await flush;
-    expect(service.accepted.get(traceId)).toBe(1);
+    expect(service().accepted.get(traceId)).toBe(1);
   });
 
   it('the next export() also waits for traces the idle timer completed since the last call', async () => {
     // Only the request carrying the idle-completed trace is held back; any other is answered.
     const gate = deferred();
     let idleTraceId = '';
-    service.handler = async (request): Promise<Reply> => {
+    service().handler = async (request): Promise<Reply> => {
       if (request.traces.some((t) => t.traceId === idleTraceId)) await gate.promise;
       return acceptReply(request);
     };
     const { exporter } = createExporter({ traceIdleMs: 20 });
     const memory = new InMemorySpanExporter();
     const registration = registerProvider(new SimpleSpanProcessor(memory));
-    cleanup.push(() => registration.unregister());
+    cleanup(() => registration.unregister());
     // A model call under a request span that never ends: only the idle timer completes its trace.
     const root = trace.getTracer('test').startSpan('request');
     idleTraceId = await context.with(trace.setSpan(context.active(), root), () => llmCall('q1', 'a1'));
     exporter.export(memory.getFinishedSpans(), () => {});
     memory.reset();
-    await service.waitFor(() => exporter.stats().openTraces === 0 && service.requests.length === 1);
+    await service().waitFor(() => exporter.stats().openTraces === 0 && service().requests.length === 1);
     // A later export of another trace: delivered at once, but its callback waits for the idle one.
     const laterTraceId = await llmCall('q2', 'a2');
     const later = exportNow(exporter, memory.getFinishedSpans());
-    await service.waitFor(() => exporter.stats().exportedTraces === 1);
+    await service().waitFor(() => exporter.stats().exportedTraces === 1);
     expect(later.called()).toBe(false);
     gate.resolve();
     expect((await later.result).code).toBe(ExportResultCode.SUCCESS);
-    expect(service.accepted.get(idleTraceId)).toBe(1);
-    expect(service.accepted.get(laterTraceId)).toBe(1);
+    expect(service().accepted.get(idleTraceId)).toBe(1);
+    expect(service().accepted.get(laterTraceId)).toBe(1);
     root.end();
   });
 
@@ -200,7 +192,7 @@ describe('AqmSpanExporter behind a BatchSpanProcessor', () => {
     const { exporter } = createExporter();
     const memory = new InMemorySpanExporter();
     const registration = registerProvider(new SimpleSpanProcessor(memory));
-    cleanup.push(() => registration.unregister());
+    cleanup(() => registration.unregister());
     const root = trace.getTracer('test').startSpan('request');
     await context.with(trace.setSpan(context.active(), root), () => llmCall('q', 'a'));
     exporter.export(memory.getFinishedSpans(), () => {});
@@ -208,7 +200,7 @@ describe('AqmSpanExporter behind a BatchSpanProcessor', () => {
     const flush = exporter.forceFlush().then(() => {
       flushed = true;
     });
-    await service.waitFor(() => service.requests.length === 1);
+    await service().waitFor(() => service().requests.length === 1);
     expect(flushed).toBe(false);
     gate.resolve();
     await flush;

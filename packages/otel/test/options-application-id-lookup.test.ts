@@ -1,21 +1,12 @@
 import { AqmAuthenticationError, AqmConnectionError, AqmServerError } from '@aqm/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApplicationIdLookup } from '../src/options.js';
 import { AqmSpanProcessor } from '../src/processor.js';
-import { FakeService } from './export-helpers/fake-service.js';
 import { aqmOptions, llmCall, registerProvider, testInternals } from './export-helpers/otel-setup.js';
 import { APPLICATION_ID } from './export-helpers/sender-setup.js';
+import { withFakeService } from './export-helpers/service-per-test.js';
 
-let service: FakeService;
-let cleanup: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  service = await FakeService.start();
-});
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-  await service.close();
-});
+const { service, cleanup } = withFakeService();
 
 const refused = () =>
   new AqmConnectionError('GET /applications: connection failed: connect ECONNREFUSED', {
@@ -38,11 +29,11 @@ function scriptedLookup(answers: Error[]) {
 function setUp(applicationId: ApplicationIdLookup, extra: { shutdownTimeoutMs?: number } = {}) {
   const { logger, internals } = testInternals();
   const processor = new AqmSpanProcessor(
-    aqmOptions(service, { applicationId, requestTimeoutMs: 1234, ...extra }),
+    aqmOptions(service(), { applicationId, requestTimeoutMs: 1234, ...extra }),
     internals,
   );
   const registration = registerProvider(processor);
-  cleanup.push(() => registration.unregister());
+  cleanup(() => registration.unregister());
   return { processor, logger };
 }
 
@@ -56,7 +47,7 @@ describe('applicationId given as a lookup function', () => {
     const traceId = await llmCall('kept?', 'yes.');
     await processor.forceFlush();
     expect(calls).toEqual([{ timeoutMs: 1234 }, { timeoutMs: 1234 }, { timeoutMs: 1234 }]);
-    expect(service.acceptedTraces.map((trace) => trace.traceId)).toEqual([traceId]);
+    expect(service().acceptedTraces.map((trace) => trace.traceId)).toEqual([traceId]);
     expect(processor.stats()).toMatchObject({ exportedTraces: 1, retries: 2, droppedTraces: { total: 0 } });
     expect(logger.at('error')).toEqual([]);
 
@@ -87,7 +78,7 @@ describe('applicationId given as a lookup function', () => {
 
     while (calls.length < 4) await processor.forceFlush();
     await processor.forceFlush();
-    expect(service.acceptedTraces).toHaveLength(2);
+    expect(service().acceptedTraces).toHaveLength(2);
     expect(logger.at('error')).toHaveLength(1);
   });
 
@@ -98,7 +89,7 @@ describe('applicationId given as a lookup function', () => {
     const { processor } = setUp(lookup, { shutdownTimeoutMs: 100 });
     await llmCall('one', '1');
     await processor.shutdown();
-    expect(service.requests).toHaveLength(0);
+    expect(service().requests).toHaveLength(0);
     // The manual clock runs the backoff at once: the retry budget is spent before the shutdown.
     expect(processor.stats().droppedTraces.byReason).toEqual({ 'retries-exhausted': 1 });
   });

@@ -1,35 +1,27 @@
 import { context, SamplingDecision, trace } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AqmSpanProcessor } from '../src/processor.js';
-import { acceptReply, deferred, FakeService, type Reply } from './export-helpers/fake-service.js';
+import { acceptReply, deferred, type Reply } from './export-helpers/fake-service.js';
 import { aqmOptions, llmCall, registerProvider, testInternals } from './export-helpers/otel-setup.js';
 import { API_KEY } from './export-helpers/sender-setup.js';
+import { withFakeService } from './export-helpers/service-per-test.js';
 
-let service: FakeService;
-let cleanup: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  service = await FakeService.start();
-});
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-  await service.close();
-});
+const { service, cleanup } = withFakeService();
 
 /** A processor on a registered provider, undone after the test. */
 function setUp(options: Parameters<typeof aqmOptions>[1] = {}, autoRelease = true) {
   const { time, logger, internals } = testInternals(autoRelease);
-  const processor = new AqmSpanProcessor(aqmOptions(service, options), internals);
+  const processor = new AqmSpanProcessor(aqmOptions(service(), options), internals);
   const registration = registerProvider(processor);
-  cleanup.push(() => registration.unregister());
+  cleanup(() => registration.unregister());
   return { processor, time, logger, provider: registration.provider };
 }
 
 /** Answers wait until the returned gate opens. */
 function gateAnswers() {
   const gate = deferred();
-  service.handler = async (request): Promise<Reply> => {
+  service().handler = async (request): Promise<Reply> => {
     await gate.promise;
     return acceptReply(request);
   };
@@ -50,7 +42,7 @@ describe('AqmSpanProcessor', () => {
     });
     gate.resolve();
     await processor.forceFlush();
-    expect(service.acceptedTraces.map((t) => t.prompt)).toEqual(['first']);
+    expect(service().acceptedTraces.map((t) => t.prompt)).toEqual(['first']);
   });
 
   it('never makes the app wait: a span ends before any request is even sent', async () => {
@@ -58,13 +50,13 @@ describe('AqmSpanProcessor', () => {
     const { processor } = setUp();
     const traceId = await llmCall('What is the refund policy?', 'Within 30 days.');
     // The span has ended and its trace is queued; the request leaves only afterwards.
-    expect(service.requests).toHaveLength(0);
+    expect(service().requests).toHaveLength(0);
     expect(processor.stats()).toMatchObject({ queuedTraces: 1, exportedTraces: 0 });
-    await service.waitFor(() => service.requests.length === 1);
+    await service().waitFor(() => service().requests.length === 1);
     expect(processor.stats().inFlight).toBe(1);
     gate.resolve();
     await processor.forceFlush();
-    const [stored] = service.acceptedTraces;
+    const [stored] = service().acceptedTraces;
     expect(stored).toMatchObject({
       traceId,
       prompt: 'What is the refund policy?',
@@ -87,11 +79,11 @@ describe('AqmSpanProcessor', () => {
     const flush = processor.forceFlush().then(() => {
       flushed = true;
     });
-    await service.waitFor(() => service.requests.length >= 1);
+    await service().waitFor(() => service().requests.length >= 1);
     expect(flushed).toBe(false);
     gate.resolve();
     await flush;
-    expect(new Set(service.accepted.keys())).toEqual(new Set([...ids, open]));
+    expect(new Set(service().accepted.keys())).toEqual(new Set([...ids, open]));
     expect(processor.stats()).toMatchObject({ exportedTraces: 3, openTraces: 0 });
     root.end();
   });
@@ -126,7 +118,11 @@ describe('AqmSpanProcessor', () => {
     await llmCall('boom', 'y');
     await llmCall('fine', 'z');
     await processor.forceFlush();
-    expect(service.acceptedTraces.map((t) => t.prompt).sort()).toEqual(['boom', 'fine']);
+    expect(
+      service()
+        .acceptedTraces.map((t) => t.prompt)
+        .sort(),
+    ).toEqual(['boom', 'fine']);
     expect(processor.stats()).toMatchObject({
       exportedTraces: 2,
       skippedTraces: 1,
@@ -143,12 +139,12 @@ describe('AqmSpanProcessor', () => {
     await llmCall('q', 'a');
     await processor.forceFlush();
     expect(processor.stats()).toMatchObject({ sampledOutTraces: 1, skippedTraces: 0, exportedTraces: 0 });
-    expect(service.requests).toHaveLength(0);
+    expect(service().requests).toHaveLength(0);
   });
 
   it('pauses on 401 with one error that names AQM_API_KEY and never the key', async () => {
     let fixed = false;
-    service.handler = (request): Reply =>
+    service().handler = (request): Reply =>
       fixed ? acceptReply(request) : { status: 401, body: { message: 'Invalid API key' } };
     const { processor, logger, time } = setUp({ maxBatchTraces: 1 }, false);
     await llmCall('a', '1');
@@ -159,20 +155,20 @@ describe('AqmSpanProcessor', () => {
     fixed = true;
     time.releaseAll();
     await processor.forceFlush();
-    expect(service.accepted.size).toBe(2);
+    expect(service().accepted.size).toBe(2);
     expect(logger.text).not.toContain(API_KEY);
   });
 
   it('shutdown is bounded by shutdownTimeoutMs when the service hangs, and never rejects', async () => {
-    service.handler = () => 'hang';
+    service().handler = () => 'hang';
     const { processor } = setUp({ shutdownTimeoutMs: 200 });
     await llmCall('q', 'a');
-    await service.waitFor(() => service.requests.length === 1);
+    await service().waitFor(() => service().requests.length === 1);
     const started = Date.now();
     await expect(processor.shutdown()).resolves.toBeUndefined();
     expect(Date.now() - started).toBeLessThan(5000);
     expect(processor.stats().droppedTraces.byReason).toEqual({ shutdown: 1 });
-    await service.waitFor(() => service.aborted === 1);
+    await service().waitFor(() => service().aborted === 1);
     // After shutdown, ended spans are ignored.
     await llmCall('late', 'x');
     expect(processor.stats()).toMatchObject({ queuedTraces: 0, openTraces: 0 });

@@ -1,25 +1,16 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { context, type Span, trace } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AqmSpanProcessor } from '../src/processor.js';
-import { FakeService } from './export-helpers/fake-service.js';
 import { aqmOptions, llmCall, registerProvider } from './export-helpers/otel-setup.js';
+import { withFakeService } from './export-helpers/service-per-test.js';
 
-let service: FakeService;
-let cleanup: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  service = await FakeService.start();
-});
-afterEach(async () => {
-  for (const step of cleanup.reverse()) await step();
-  cleanup = [];
-  await service.close();
-});
+const { service, cleanup } = withFakeService();
 
 function setUp(options: Parameters<typeof aqmOptions>[1]) {
-  const processor = new AqmSpanProcessor(aqmOptions(service, options));
+  const processor = new AqmSpanProcessor(aqmOptions(service(), options));
   const registration = registerProvider(processor);
-  cleanup.push(() => registration.unregister());
+  cleanup(() => registration.unregister());
   return processor;
 }
 
@@ -56,19 +47,19 @@ describe('serverless: true', () => {
     for (const prompt of prompts) await llmCall(prompt, `answer to ${prompt}`);
     await afterTimersOf(1);
     expect(processor.stats()).toMatchObject({ queuedTraces: 5, inFlight: 0, exportedTraces: 0 });
-    expect(service.requests).toHaveLength(0);
+    expect(service().requests).toHaveLength(0);
 
     await processor.forceFlush();
-    expect(service.batchSizes).toEqual([5]);
-    expect(service.acceptedTraces.map((t) => t.prompt)).toEqual(prompts);
+    expect(service().batchSizes).toEqual([5]);
+    expect(service().acceptedTraces.map((t) => t.prompt)).toEqual(prompts);
   });
 
   it('a full batch still goes at once, and the flush sends the rest in one more request', async () => {
     const processor = setUp({ serverless: true, maxBatchTraces: 2 });
     for (const prompt of ['one', 'two', 'three']) await llmCall(prompt, 'a');
-    await service.waitFor(() => service.requests.length === 1);
+    await service().waitFor(() => service().requests.length === 1);
     await processor.forceFlush();
-    expect(service.batchSizes).toEqual([2, 1]);
+    expect(service().batchSizes).toEqual([2, 1]);
   });
 
   it('control: without it, the idle timer completes a trace whose root has not ended', async () => {
@@ -78,7 +69,7 @@ describe('serverless: true', () => {
     await afterTimersOf(1);
     expect(processor.stats().openTraces).toBe(0);
     await processor.forceFlush();
-    expect(service.acceptedTraces.map((t) => t.prompt)).toEqual(['still open']);
+    expect(service().acceptedTraces.map((t) => t.prompt)).toEqual(['still open']);
     void root; // left open: ending it now would be a late span
   });
 
@@ -88,7 +79,7 @@ describe('serverless: true', () => {
     await afterTimersOf(1);
     expect(processor.stats()).toMatchObject({ openTraces: 1, queuedTraces: 0 });
     await processor.forceFlush();
-    expect(service.acceptedTraces.map((t) => t.prompt)).toEqual(['still open']);
+    expect(service().acceptedTraces.map((t) => t.prompt)).toEqual(['still open']);
     expect(processor.stats().openTraces).toBe(0);
     void root; // left open: ending it now would be a late span
   });

@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aqmDiag } from '../src/diag.js';
-import { DiskSpill } from '../src/spill/disk-spill.js';
 import { DISK_NOTICE_INTERVAL_MS, SpillReports } from '../src/spill/spill-reports.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
-import { acceptReply, errorReply, FakeService } from './export-helpers/fake-service.js';
-import { makeRecord, recordBytes } from './export-helpers/records.js';
-import { API_KEY, createTestSender } from './export-helpers/sender-setup.js';
+import { makeRecord } from './export-helpers/records.js';
+import { API_KEY } from './export-helpers/sender-setup.js';
+import { withSpillOutage } from './export-helpers/spill-outage.js';
 import { withServiceAndStderr } from './export-helpers/stderr-setup.js';
 
 const WRITING = /^Writing traces to persistDir /;
@@ -136,39 +132,12 @@ describe('SpillReports with no logging set up', () => {
 });
 
 describe('DiskSpill behind a TraceSender: an outage, then recovery', () => {
-  let service: FakeService;
-  let dir: string;
-  let down = true;
-  beforeEach(async () => {
-    service = await FakeService.start();
-    down = true;
-    service.handler = (request) => (down ? errorReply(503, 'down') : acceptReply(request));
-    dir = await mkdtemp(join(tmpdir(), 'aqm-spill-notices-'));
-  });
-  afterEach(async () => {
-    await service.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { service, dir, recover, senderOverSpill } = withSpillOutage('aqm-spill-notices-');
 
   it('says once that traces go to disk (how many, where, why) and, once replayed, how many were delivered', async () => {
     const logger = new CaptureLogger();
-    const spill = new DiskSpill({
-      dir,
-      maxDiskBytes: 64 * 1024 * 1024,
-      maxBatchTraces: 50,
-      maxBatchBytes: 1024 * 1024,
-      batchDelayMs: 0,
-      logger,
-    });
     const record = makeRecord();
-    const { sender, client, time } = createTestSender(service, {
-      maxQueueBytes: recordBytes(record) * 3 + 1,
-      maxRetryElapsedMs: 600_000_000,
-      overflow: spill,
-      autoRelease: false,
-    });
-    spill.attach(sender);
-    await until(() => spill.writable);
+    const { spill, sender, client, time } = await senderOverSpill(record, logger);
     const first = [record, ...Array.from({ length: 9 }, () => makeRecord())];
     const tickets = first.map((r) => sender.enqueue(r));
     expect(await Promise.all(tickets.slice(3))).toEqual(Array(7).fill('persisted'));
@@ -177,18 +146,18 @@ describe('DiskSpill behind a TraceSender: an outage, then recovery', () => {
     expect(await Promise.all(later.map((r) => sender.enqueue(r)))).toEqual(Array(5).fill('persisted'));
     const writing = logger.at('warn').filter((line) => WRITING.test(line));
     expect(writing).toEqual([
-      `Writing traces to persistDir ${dir} (the queue in memory is full (maxQueueTraces or maxQueueBytes)): ` +
+      `Writing traces to persistDir ${dir()} (the queue in memory is full (maxQueueTraces or maxQueueBytes)): ` +
         '7 so far. They are sent from there once the service takes them, by this process or the next one ' +
         'on the folder; stats().disk counts what is written and sent back',
     ]);
     expect(spill.stats()).toMatchObject({ spilledTraces: 12, replayedTraces: 0, traces: 12 });
 
-    down = false;
+    recover();
     time.releaseAll(); // the in-memory batch is retried, and the service answers again
     await until(() => logger.at('warn').some((line) => DELIVERED.test(line)));
-    expect(service.accepted.size).toBe(first.length + later.length);
+    expect(service().accepted.size).toBe(first.length + later.length);
     expect(logger.at('warn').filter((line) => DELIVERED.test(line))).toEqual([
-      `Delivered 12 trace(s) from persistDir ${dir}; nothing waits there any more`,
+      `Delivered 12 trace(s) from persistDir ${dir()}; nothing waits there any more`,
     ]);
     expect(spill.stats()).toMatchObject({ spilledTraces: 12, replayedTraces: 12, files: 0 });
     expect(logger.text).not.toContain(API_KEY);

@@ -1,37 +1,14 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DiskSpill } from '../src/spill/disk-spill.js';
 import { CaptureLogger } from './export-helpers/capture-logger.js';
-import { acceptReply, errorReply, FakeService } from './export-helpers/fake-service.js';
+import { acceptReply, errorReply } from './export-helpers/fake-service.js';
 import { makeRecord, recordBytes } from './export-helpers/records.js';
 import { API_KEY, createTestSender } from './export-helpers/sender-setup.js';
+import { withSpillOutage } from './export-helpers/spill-outage.js';
 
-let service: FakeService;
-let dir: string;
-let down = true;
-beforeEach(async () => {
-  service = await FakeService.start();
-  down = true;
-  service.handler = (request) => (down ? errorReply(503, 'down') : acceptReply(request));
-  dir = await mkdtemp(join(tmpdir(), 'aqm-spill-unit-'));
-});
-afterEach(async () => {
-  await service.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function spillFor(logger = new CaptureLogger(), maxDiskBytes = 64 * 1024 * 1024) {
-  return new DiskSpill({
-    dir,
-    maxDiskBytes,
-    maxBatchTraces: 50,
-    maxBatchBytes: 1024 * 1024,
-    batchDelayMs: 0,
-    logger,
-  });
-}
+const { service, dir, recover, spillFor, senderOverSpill } = withSpillOutage('aqm-spill-unit-');
 
 async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -39,35 +16,27 @@ async function until(condition: () => boolean | Promise<boolean>): Promise<void>
 
 describe('TraceSender with a DiskSpill behind its queue', () => {
   it('writes what memory cannot hold, replays it once the service answers, and deletes the files', async () => {
-    const spill = spillFor();
     const record = makeRecord();
-    const { sender, client, time } = createTestSender(service, {
-      maxQueueBytes: recordBytes(record) * 3 + 1,
-      maxRetryElapsedMs: 600_000_000,
-      overflow: spill,
-      autoRelease: false,
-    });
-    spill.attach(sender);
-    await until(() => spill.writable);
+    const { spill, sender, client, time } = await senderOverSpill(record);
     const records = [record, ...Array.from({ length: 9 }, () => makeRecord())];
     const tickets = records.map((r) => sender.enqueue(r));
     const outcomes = await Promise.all(tickets.slice(3));
     expect(outcomes).toEqual(Array(7).fill('persisted'));
     expect(spill.stats()).toMatchObject({ traces: 7, spilledTraces: 7, writable: true });
-    const names = (await readdir(dir)).filter((name) => name.endsWith('.aqmspill'));
+    const names = (await readdir(dir())).filter((name) => name.endsWith('.aqmspill'));
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) {
-      expect((await stat(join(dir, name))).mode & 0o777).toBe(0o600);
-      expect(await readFile(join(dir, name), 'utf8')).not.toContain(API_KEY);
+      expect((await stat(join(dir(), name))).mode & 0o777).toBe(0o600);
+      expect(await readFile(join(dir(), name), 'utf8')).not.toContain(API_KEY);
     }
-    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(dir())).mode & 0o777).toBe(0o700);
 
-    down = false;
+    recover();
     time.releaseAll(); // the in-memory batch is retried, and the service answers again
-    await until(() => service.accepted.size === records.length && spill.stats().traces === 0);
-    expect([...service.accepted.values()].every((count) => count === 1)).toBe(true);
+    await until(() => service().accepted.size === records.length && spill.stats().traces === 0);
+    expect([...service().accepted.values()].every((count) => count === 1)).toBe(true);
     expect(spill.stats()).toMatchObject({ replayedTraces: 7, files: 0 });
-    expect((await readdir(dir)).filter((name) => name.endsWith('.aqmspill'))).toEqual([]);
+    expect((await readdir(dir())).filter((name) => name.endsWith('.aqmspill'))).toEqual([]);
     await sender.shutdown(1000);
     await spill.close();
     await client.close();
@@ -75,7 +44,7 @@ describe('TraceSender with a DiskSpill behind its queue', () => {
 
   it('puts a batch whose retry time ran out on disk instead of dropping it', async () => {
     const spill = spillFor();
-    const { sender, client } = createTestSender(service, { maxRetryElapsedMs: 10_000, overflow: spill });
+    const { sender, client } = createTestSender(service(), { maxRetryElapsedMs: 10_000, overflow: spill });
     spill.attach(sender);
     await until(() => spill.writable);
     const ticket = sender.enqueue(makeRecord());
@@ -90,7 +59,7 @@ describe('TraceSender with a DiskSpill behind its queue', () => {
   it('at maxDiskBytes deletes the oldest file first and counts it as disk-full', async () => {
     const logger = new CaptureLogger();
     const spill = spillFor(logger, 1024 * 1024);
-    const { sender, client } = createTestSender(service, {
+    const { sender, client } = createTestSender(service(), {
       maxQueueTraces: 1,
       maxRetryElapsedMs: 600_000_000,
       overflow: spill,
@@ -114,7 +83,7 @@ describe('TraceSender with a DiskSpill behind its queue', () => {
 describe('DiskSpill when the disk refuses writes', () => {
   it('goes memory-only, says so once, and takes writes again on a later try', async () => {
     const logger = new CaptureLogger();
-    const blocker = join(dir, 'blocker');
+    const blocker = join(dir(), 'blocker');
     await writeFile(blocker, 'a file where the folder should be');
     const spill = new DiskSpill({
       dir: join(blocker, 'spill'),
@@ -162,7 +131,7 @@ describe('records read back from disk', () => {
     await earlier.close();
 
     let answer: 'conflict' | 'reject-bad' = 'conflict';
-    service.handler = (request) => {
+    service().handler = (request) => {
       if (answer === 'conflict') return errorReply(409, 'conflict');
       const index = request.traces.findIndex((trace) => trace.traceId === bad.traceId);
       if (index < 0) return acceptReply(request);
@@ -175,12 +144,12 @@ describe('records read back from disk', () => {
         },
       };
     };
-    const pool = async () => (await readdir(dir)).filter((name) => name.endsWith('.aqmspill'));
+    const pool = async () => (await readdir(dir())).filter((name) => name.endsWith('.aqmspill'));
     const first = spillFor();
-    const one = createTestSender(service, { overflow: first });
+    const one = createTestSender(service(), { overflow: first });
     first.attach(one.sender);
     await until(
-      async () => service.requests.length === 1 && first.stats().files === 1 && (await pool()).length === 1,
+      async () => service().requests.length === 1 && first.stats().files === 1 && (await pool()).length === 1,
     );
     expect(one.sender.stats().droppedTraces.total).toBe(0); // kept, not dropped
     await one.sender.shutdown(1000);
@@ -189,11 +158,11 @@ describe('records read back from disk', () => {
 
     answer = 'reject-bad';
     const second = spillFor();
-    const two = createTestSender(service, { overflow: second });
+    const two = createTestSender(service(), { overflow: second });
     second.attach(two.sender);
     await until(
       async () =>
-        service.accepted.has(good.traceId) && (await pool()).length === 0 && second.stats().files === 0,
+        service().accepted.has(good.traceId) && (await pool()).length === 0 && second.stats().files === 0,
     );
     expect(two.sender.stats().droppedTraces.byReason.rejected).toBe(1);
     expect(second.stats().replayedTraces).toBe(1);

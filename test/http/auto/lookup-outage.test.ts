@@ -4,16 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AqmClient } from '@aqm/client';
 import { inspectSpillFolder } from '@aqm/otel/spill';
-import { type RunningServer, startServer } from '@aqm/server';
+import type { RunningServer } from '@aqm/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { lateService } from '../otel/helpers/late-service.js';
 import { waitFor } from '../otel/helpers/wait.js';
 import { type AppDir, createAppDir } from './helpers/app-dir.js';
 import { killRunningApps, runApp, startApp } from './helpers/run-app.js';
 import { API_KEY, type Stack, startStack } from './helpers/stack.js';
 
+const outage = lateService([{ key: API_KEY, projectId: 'auto-lookup-outage' }]);
 let stack: Stack;
 let app: AppDir;
-const servers: RunningServer[] = [];
 const dirs: string[] = [];
 beforeAll(async () => {
   stack = await startStack();
@@ -21,30 +22,13 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   killRunningApps();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  await outage.closeAll();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 afterAll(async () => {
   await stack?.close();
   app?.remove();
 });
-
-const apiKeys = [{ key: API_KEY, projectId: 'auto-lookup-outage' }];
-
-/** A loopback port the service listened on and no longer does: connections to it are refused. */
-async function stoppedServicePort(): Promise<number> {
-  const server = await startServer({ port: 0, apiKeys });
-  const { port } = server;
-  await server.close();
-  return port;
-}
-
-/** Starts the service on `port` (it was down until now). */
-async function startServiceOn(port: number): Promise<RunningServer> {
-  const server = await startServer({ port, apiKeys });
-  servers.push(server);
-  return server;
-}
 
 async function spilledTraces(dir: string): Promise<number> {
   const report = await inspectSpillFolder(dir);
@@ -85,7 +69,7 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
   it(
     'with AQM_PERSIST_DIR, the traces go to disk at exit, and a later run delivers them to the application found by name',
     async () => {
-      const port = await stoppedServicePort();
+      const port = await outage.stoppedPort();
       const name = `down-at-start-${randomUUID()}`;
       const persistDir = mkdtempSync(join(tmpdir(), 'aqm-auto-lookup-'));
       dirs.push(persistDir);
@@ -115,7 +99,7 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
       );
       expect(await spilledTraces(persistDir)).toBe(2);
 
-      const server = await startServiceOn(port);
+      const server = await outage.startOn(port);
       // A second run of a long-running app: it replays the folder while it runs.
       const second = startApp(app.dir, ['--import', '@aqm/auto/register', 'long-running-app.mjs'], {
         ...env,
@@ -139,7 +123,7 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
   );
 
   it('a long-running app sends its traces once the service it could not reach at start answers', async () => {
-    const port = await stoppedServicePort();
+    const port = await outage.stoppedPort();
     const name = `down-then-up-${randomUUID()}`;
     const running = startApp(
       app.dir,
@@ -163,7 +147,7 @@ describe('AQM_APPLICATION_NAME while the service is down at start', () => {
       30_000,
       () => stderr,
     );
-    const server = await startServiceOn(port);
+    const server = await outage.startOn(port);
     // The job span ends at the exit flush: its trace is sent then, the name looked up first.
     running.child.kill('SIGTERM');
     const run = await running.exited;

@@ -1,54 +1,34 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../otel/helpers/service.js';
 import { waitFor } from '../otel/helpers/wait.js';
+import {
+  killForwarderProcesses,
+  spawnForwarder,
+  startForwarderProcess,
+} from './helpers/forwarder-process.js';
 import { llmTraceSpans, postOtlp, protoBody } from './helpers/otlp-bodies.js';
 
-const BIN = fileURLToPath(new URL('../../../packages/forwarder/bin/aqm-forwarder.js', import.meta.url));
-
 let service: TestService;
-const running: ChildProcess[] = [];
 beforeAll(async () => {
   service = await startTestService('forwarder-cli');
 });
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(killForwarderProcesses);
 afterAll(async () => {
   await service?.close();
 });
 
-function start(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  const output = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk) => {
-    output.stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output.stderr += chunk;
-  });
-  return { child, output };
-}
-
 describe('aqm-forwarder (the bin)', () => {
   it('starts from the environment, logs one line with its address, and delivers what it holds on SIGTERM', async () => {
     const name = `cli-${randomUUID()}`;
-    const { child, output } = start(['--port', '0', '--trace-idle-ms', '600000'], {
+    const { child, output, url } = await startForwarderProcess(['--port', '0', '--trace-idle-ms', '600000'], {
       AQM_API_KEY: service.apiKey,
       AQM_BASE_URL: service.srv.url,
       AQM_APPLICATION_NAME: name,
     });
-    await waitFor(() => output.stdout.includes('listening on'), 'the start line');
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)?.[1] as string;
     expect(output.stdout.trim().split('\n')).toHaveLength(1);
 
     // Only the chat span: the trace stays open until the forwarder is told to stop.
@@ -70,7 +50,10 @@ describe('aqm-forwarder (the bin)', () => {
   });
 
   it('exits 1 with a clear message when the configuration is missing or unsafe, and 2 on a bad flag', async () => {
-    const missing = start(['--port', '0'], { AQM_API_KEY: service.apiKey, AQM_BASE_URL: service.srv.url });
+    const missing = spawnForwarder(['--port', '0'], {
+      AQM_API_KEY: service.apiKey,
+      AQM_BASE_URL: service.srv.url,
+    });
     expect((await once(missing.child, 'exit'))[0]).toBe(1);
     expect(missing.output.stderr).toBe(
       'aqm-forwarder: Missing configuration:\n' +
@@ -79,7 +62,7 @@ describe('aqm-forwarder (the bin)', () => {
     );
 
     // Nothing set at all: every missing setting in one message, in the terms of the command line.
-    const nothing = start([], {});
+    const nothing = spawnForwarder([], {});
     expect((await once(nothing.child, 'exit'))[0]).toBe(1);
     expect(nothing.output.stderr).toContain('AQM_API_KEY environment variable');
     expect(nothing.output.stderr).toContain('--base-url or AQM_BASE_URL');
@@ -88,7 +71,7 @@ describe('aqm-forwarder (the bin)', () => {
     );
     expect(nothing.output.stderr).not.toMatch(/`apiKey`|`baseUrl`|`applicationId`/);
 
-    const open = start(['--port', '0', '--host', '0.0.0.0'], {
+    const open = spawnForwarder(['--port', '0', '--host', '0.0.0.0'], {
       AQM_API_KEY: service.apiKey,
       AQM_BASE_URL: service.srv.url,
       AQM_APPLICATION_ID: randomUUID(),
@@ -97,13 +80,13 @@ describe('aqm-forwarder (the bin)', () => {
     expect(open.output.stderr).toMatch(/Refusing to listen on 0\.0\.0\.0/);
     expect(open.output.stderr).not.toContain(service.apiKey);
 
-    const badFlag = start(['--api-key', 'on-the-command-line'], {});
+    const badFlag = spawnForwarder(['--api-key', 'on-the-command-line'], {});
     expect((await once(badFlag.child, 'exit'))[0]).toBe(2);
     expect(badFlag.output.stderr).toMatch(/Run aqm-forwarder --help/);
   });
 
   it('says at start-up, before any trace, that the key or the application id is wrong', async () => {
-    const wrongKey = start(['--port', '0'], {
+    const wrongKey = spawnForwarder(['--port', '0'], {
       AQM_API_KEY: 'not-the-key-0123456789',
       AQM_BASE_URL: service.srv.url,
       AQM_APPLICATION_ID: await service.createApp('forwarder-startup-check'),
@@ -113,7 +96,7 @@ describe('aqm-forwarder (the bin)', () => {
     expect(wrongKey.output.stderr).not.toContain('not-the-key-0123456789');
 
     const unknownId = randomUUID();
-    const wrongId = start(['--port', '0'], {
+    const wrongId = spawnForwarder(['--port', '0'], {
       AQM_API_KEY: service.apiKey,
       AQM_BASE_URL: service.srv.url,
       AQM_APPLICATION_ID: unknownId,
@@ -124,7 +107,7 @@ describe('aqm-forwarder (the bin)', () => {
   });
 
   it('prints a refused setting with its control characters made visible', async () => {
-    const { child, output } = start(['--port', '0'], {
+    const { child, output } = spawnForwarder(['--port', '0'], {
       AQM_API_KEY: service.apiKey,
       AQM_BASE_URL: 'not a url\u001b]0;owned\u0007',
       AQM_APPLICATION_ID: randomUUID(),
@@ -148,7 +131,7 @@ describe('aqm-forwarder (the bin)', () => {
     await once(fake, 'listening');
     try {
       const { port } = fake.address() as AddressInfo;
-      const { output } = start(['--port', '0'], {
+      const { output } = spawnForwarder(['--port', '0'], {
         AQM_API_KEY: 'fake-key-0123456789',
         AQM_BASE_URL: `http://127.0.0.1:${port}/api`,
         AQM_APPLICATION_NAME: 'escaped',

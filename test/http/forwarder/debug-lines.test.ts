@@ -1,6 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
@@ -10,51 +8,32 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../otel/helpers/service.js';
 import { waitFor } from '../otel/helpers/wait.js';
+import { killForwarderProcesses, serviceEnv, startForwarderProcess } from './helpers/forwarder-process.js';
 import { llmTraceSpans, postOtlp, protoBody } from './helpers/otlp-bodies.js';
 
 // The bin's debug switch (`--debug`, AQM_DEBUG=1, OTEL_LOG_LEVEL=debug), read on its stderr: the
 // configuration without the key, each request received and admitted, each trace sent or skipped
 // (with the attribute keys seen), a drop; and without the switch, none of it.
 
-const BIN = fileURLToPath(new URL('../../../packages/forwarder/bin/aqm-forwarder.js', import.meta.url));
-
 let service: TestService;
 let applicationId: string;
-const running: ChildProcess[] = [];
 beforeAll(async () => {
   service = await startTestService('forwarder-debug');
   applicationId = await service.createApp('forwarder-debug');
 });
 afterEach(() => {
   service.srv.setFaults(null);
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killForwarderProcesses();
 });
 afterAll(async () => {
   await service?.close();
 });
 
-async function start(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--root-grace-ms', '0', ...args], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      AQM_API_KEY: service.apiKey,
-      AQM_BASE_URL: service.srv.url,
-      AQM_APPLICATION_ID: applicationId,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function start(args: string[], env: Record<string, string>) {
+  return startForwarderProcess(['--port', '0', '--root-grace-ms', '0', ...args], {
+    ...serviceEnv(service, applicationId),
+    ...env,
   });
-  running.push(child);
-  const output = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk) => {
-    output.stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output.stderr += chunk;
-  });
-  await waitFor(() => output.stdout.includes('listening on'), 'the start line');
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)?.[1] as string;
-  return { child, output, url };
 }
 
 /** A request's trace with no LLM span: an HTTP server span of the app's own. */

@@ -1,31 +1,28 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../otel/helpers/service.js';
 import { traceIdsOnDisk } from '../otel/helpers/spill-files.js';
 import { waitFor } from '../otel/helpers/wait.js';
+import { killForwarderProcesses, serviceEnv, startForwarderProcess } from './helpers/forwarder-process.js';
 import { llmTraceSpans, postOtlp, protoBody } from './helpers/otlp-bodies.js';
 
 // aqm-forwarder (the bin, a process of its own) with --persist-dir: its stderr says once that
 // traces go to disk and, in the next process, how many were delivered from there; /metrics counts both.
 
-const BIN = fileURLToPath(new URL('../../../packages/forwarder/bin/aqm-forwarder.js', import.meta.url));
 const TRACES = 10;
 
 let service: TestService;
 let dir: string;
-const running: ChildProcess[] = [];
 beforeAll(async () => {
   service = await startTestService('forwarder-disk-notices');
   dir = await mkdtemp(join(tmpdir(), 'aqm-forwarder-notices-'));
 });
 afterEach(() => {
   service.srv.setFaults(null);
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killForwarderProcesses();
 });
 afterAll(async () => {
   await service?.close();
@@ -33,37 +30,10 @@ afterAll(async () => {
 });
 
 function startBin(applicationId: string) {
-  const child = spawn(
-    process.execPath,
-    [BIN, '--port', '0', '--root-grace-ms', '0', '--max-queue-traces', '2', '--persist-dir', dir],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        AQM_API_KEY: service.apiKey,
-        AQM_BASE_URL: service.srv.url,
-        AQM_APPLICATION_ID: applicationId,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  return startForwarderProcess(
+    ['--port', '0', '--root-grace-ms', '0', '--max-queue-traces', '2', '--persist-dir', dir],
+    serviceEnv(service, applicationId),
   );
-  running.push(child);
-  const output = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk) => {
-    output.stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output.stderr += chunk;
-  });
-  const url = async () => {
-    await waitFor(
-      () => output.stdout.includes('listening on'),
-      'the start line',
-      15_000,
-      () => output.stderr,
-    );
-    return /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)?.[1] as string;
-  };
-  return { child, output, url };
 }
 
 async function counter(url: string, name: string): Promise<number | undefined> {
@@ -90,8 +60,8 @@ describe('aqm-forwarder --persist-dir: the disk said and counted', () => {
   it('the service down: one stderr line and /metrics counts what went to disk; the next process: how many were delivered', async () => {
     const applicationId = await service.createApp('forwarder-disk-notices');
     service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
-    const first = startBin(applicationId);
-    const firstUrl = await first.url();
+    const first = await startBin(applicationId);
+    const firstUrl = first.url;
     const ids: string[] = [];
     for (let i = 0; i < TRACES; i += 1) {
       const { traceId, spans } = llmTraceSpans(`disk question ${i}?`, `disk answer ${i}.`);
@@ -121,8 +91,8 @@ describe('aqm-forwarder --persist-dir: the disk said and counted', () => {
     expect((await traceIdsOnDisk(dir)).sort()).toEqual([...ids].sort());
 
     service.srv.setFaults(null);
-    const next = startBin(applicationId);
-    const nextUrl = await next.url();
+    const next = await startBin(applicationId);
+    const nextUrl = next.url;
     await untilCounter(nextUrl, 'aqm_forwarder_disk_replayed_traces_total', TRACES, () => next.output.stderr);
     await waitFor(
       () => lines(next.output.stderr, 'Delivered').length > 0,

@@ -1,80 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AqmClient } from '@aqm/client';
 import { inspectSpillFolder } from '@aqm/otel/spill';
-import { type RunningServer, startServer } from '@aqm/server';
+import type { RunningServer } from '@aqm/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lateService } from '../otel/helpers/late-service.js';
 import { waitFor } from '../otel/helpers/wait.js';
+import { killForwarderProcesses, startForwarderProcess, stopForwarder } from './helpers/forwarder-process.js';
 import { jsonBody, llmTraceSpans, postOtlp, protoBody } from './helpers/otlp-bodies.js';
 
-const BIN = fileURLToPath(new URL('../../../packages/forwarder/bin/aqm-forwarder.js', import.meta.url));
 const API_KEY = `forwarder-lookup-outage-${randomUUID()}`;
-const apiKeys = [{ key: API_KEY, projectId: 'forwarder-lookup-outage' }];
+const outage = lateService([{ key: API_KEY, projectId: 'forwarder-lookup-outage' }]);
 
-interface Forwarder {
-  child: ChildProcess;
-  output: { stdout: string; stderr: string };
-  url: string;
-}
-
-const running: ChildProcess[] = [];
-const servers: RunningServer[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  await Promise.all(servers.splice(0).map((server) => server.close()));
+  killForwarderProcesses();
+  await outage.closeAll();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-/** A loopback port the service listened on and no longer does: connections to it are refused. */
-async function stoppedServicePort(): Promise<number> {
-  const server = await startServer({ port: 0, apiKeys });
-  const { port } = server;
-  await server.close();
-  return port;
-}
-
-/** Starts the service on `port` (it was down until now). */
-async function startServiceOn(port: number): Promise<RunningServer> {
-  const server = await startServer({ port, apiKeys });
-  servers.push(server);
-  return server;
-}
-
-async function startForwarderProcess(env: Record<string, string>, args: string[] = []): Promise<Forwarder> {
-  const child = spawn(process.execPath, [BIN, '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  const output = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk) => {
-    output.stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output.stderr += chunk;
-  });
-  await waitFor(
-    () => output.stdout.includes('listening on') || child.exitCode !== null,
-    'the start line',
-    15_000,
-    () => output.stderr,
-  );
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)?.[1];
-  if (url === undefined) throw new Error(`the forwarder did not start: ${output.stderr}`);
-  return { child, output, url };
-}
-
-async function stop(forwarder: Forwarder): Promise<number | null> {
-  forwarder.child.kill('SIGTERM');
-  const [code] = await once(forwarder.child, 'exit');
-  return code as number | null;
-}
 
 /** Posts `count` complete LLM traces; returns their trace ids and prompts. */
 async function postTraces(url: string, count: number, label: string): Promise<Map<string, string>> {
@@ -128,23 +73,23 @@ describe('a forwarder whose application is named while the service is down at st
   timeout: FORWARDER_RUNS_TIMEOUT_MS,
 }, () => {
   it('keeps the traces in memory and delivers them once the service answers', async () => {
-    const port = await stoppedServicePort();
+    const port = await outage.stoppedPort();
     const name = `down-at-start-${randomUUID()}`;
-    const forwarder = await startForwarderProcess({
+    const forwarder = await startForwarderProcess(['--port', '0'], {
       AQM_API_KEY: API_KEY,
       AQM_BASE_URL: `http://127.0.0.1:${port}/api`,
       AQM_APPLICATION_NAME: name,
     });
     const sent = await postTraces(forwarder.url, 3, 'memory');
 
-    const server = await startServiceOn(port);
+    const server = await outage.startOn(port);
     await waitForStored(server, name, sent);
-    expect(await stop(forwarder)).toBe(0);
+    expect(await stopForwarder(forwarder)).toBe(0);
     expect(forwarder.output.stdout).toContain('stopped (3 traces delivered, 0 dropped)');
   });
 
   it('with AQM_PERSIST_DIR, a forwarder stopped during the outage leaves the traces on disk, and the next one delivers them', async () => {
-    const port = await stoppedServicePort();
+    const port = await outage.stoppedPort();
     const name = `down-at-start-disk-${randomUUID()}`;
     const persistDir = mkdtempSync(join(tmpdir(), 'aqm-forwarder-lookup-'));
     dirs.push(persistDir);
@@ -153,30 +98,30 @@ describe('a forwarder whose application is named while the service is down at st
       AQM_BASE_URL: `http://127.0.0.1:${port}/api`,
       AQM_APPLICATION_NAME: name,
     };
-    const first = await startForwarderProcess(env, ['--persist-dir', persistDir]);
+    const first = await startForwarderProcess(['--port', '0', '--persist-dir', persistDir], env);
     const sent = await postTraces(first.url, 3, 'disk');
     // Said once on stderr while it lasts... then stopped before the service is back.
-    const code = await stop(first);
+    const code = await stopForwarder(first);
     expect(code).toBe(0);
     const report = await inspectSpillFolder(persistDir);
     expect(report.waiting.traces).toBe(sent.size);
 
-    const server = await startServiceOn(port);
-    const second = await startForwarderProcess(env, ['--persist-dir', persistDir]);
+    const server = await outage.startOn(port);
+    const second = await startForwarderProcess(['--port', '0', '--persist-dir', persistDir], env);
     await waitForStored(server, name, sent);
-    expect(await stop(second)).toBe(0);
+    expect(await stopForwarder(second)).toBe(0);
   });
 
   it('a key the service refuses (401) stops delivery, said once at start and once by the pipeline; the traces are kept for a fixed key', async () => {
-    const server = await startServiceOn(await stoppedServicePort());
+    const server = await outage.startOn(await outage.stoppedPort());
     const name = `refused-key-${randomUUID()}`;
     const persistDir = mkdtempSync(join(tmpdir(), 'aqm-forwarder-lookup-'));
     dirs.push(persistDir);
     const env = { AQM_BASE_URL: server.url, AQM_APPLICATION_NAME: name };
-    const refused = await startForwarderProcess({ ...env, AQM_API_KEY: 'not-a-key-of-the-service' }, [
-      '--persist-dir',
-      persistDir,
-    ]);
+    const refused = await startForwarderProcess(['--port', '0', '--persist-dir', persistDir], {
+      ...env,
+      AQM_API_KEY: 'not-a-key-of-the-service',
+    });
     const sent = await postTraces(refused.url, 3, 'refused');
     await waitFor(
       () => refused.output.stderr.includes('Sending is paused'),
@@ -184,7 +129,7 @@ describe('a forwarder whose application is named while the service is down at st
       15_000,
       () => refused.output.stderr,
     );
-    expect(await stop(refused)).toBe(0);
+    expect(await stopForwarder(refused)).toBe(0);
     const lines = refused.output.stderr.trim().split('\n');
     expect(lines.filter((line) => line.includes('(401)'))).toEqual([
       expect.stringContaining(
@@ -197,12 +142,12 @@ describe('a forwarder whose application is named while the service is down at st
     expect(refused.output.stderr).not.toContain('dropped');
     expect(await inspectSpillFolder(persistDir)).toMatchObject({ waiting: { traces: sent.size } });
 
-    const fixed = await startForwarderProcess({ ...env, AQM_API_KEY: API_KEY }, [
-      '--persist-dir',
-      persistDir,
-    ]);
+    const fixed = await startForwarderProcess(['--port', '0', '--persist-dir', persistDir], {
+      ...env,
+      AQM_API_KEY: API_KEY,
+    });
     await waitForStored(server, name, sent);
-    expect(await stop(fixed)).toBe(0);
+    expect(await stopForwarder(fixed)).toBe(0);
     // The one line saying the disk was emptied, and nothing else.
     expect(fixed.output.stderr).toBe(
       `@aqm/forwarder: Delivered ${sent.size} trace(s) from persistDir ${persistDir}; nothing waits there any more\n`,
@@ -210,11 +155,11 @@ describe('a forwarder whose application is named while the service is down at st
   });
 
   it('an application named by a resource: while the lookup cannot reach the service the request gets 503 (the sender keeps it), never 200 and a drop', async () => {
-    const port = await stoppedServicePort();
+    const port = await outage.stoppedPort();
     const name = `from-resource-${randomUUID()}`;
     const forwarder = await startForwarderProcess(
+      ['--port', '0', '--application-from-resource', '--create-applications', '--root-grace-ms', '0'],
       { AQM_API_KEY: API_KEY, AQM_BASE_URL: `http://127.0.0.1:${port}/api` },
-      ['--application-from-resource', '--create-applications', '--root-grace-ms', '0'],
     );
     const { traceId, spans } = llmTraceSpans('resource question?', 'resource answer.');
     const body = JSON.parse(jsonBody(spans).toString('utf8'));
@@ -227,7 +172,7 @@ describe('a forwarder whose application is named while the service is down at st
     expect(during.status).toBe(503);
     expect(during.headers.get('retry-after')).not.toBeNull();
 
-    const server = await startServiceOn(port);
+    const server = await outage.startOn(port);
     // The sender's retry: answered 200 once the lookup found (here: created) the application.
     let after = await post();
     const deadline = Date.now() + 45_000;
@@ -237,7 +182,7 @@ describe('a forwarder whose application is named while the service is down at st
     }
     expect(after.status).toBe(200);
     await waitForStored(server, name, new Map([[traceId, 'resource question?']]));
-    expect(await stop(forwarder)).toBe(0);
+    expect(await stopForwarder(forwarder)).toBe(0);
     expect(forwarder.output.stdout).toContain('stopped (1 traces delivered, 0 dropped)');
   });
 });

@@ -1,60 +1,30 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, storedTraces, type TestService } from '../otel/helpers/service.js';
-import { waitFor } from '../otel/helpers/wait.js';
+import { killForwarderProcesses, serviceEnv, startForwarderProcess } from './helpers/forwarder-process.js';
 import { llmTraceSpans, postOtlp, protoBody } from './helpers/otlp-bodies.js';
 
-const BIN = fileURLToPath(new URL('../../../packages/forwarder/bin/aqm-forwarder.js', import.meta.url));
-
 let service: TestService;
-const running: ChildProcess[] = [];
 beforeAll(async () => {
   service = await startTestService('forwarder-write-ahead');
 });
 afterEach(() => {
   service.srv.setFaults(null);
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  killForwarderProcesses();
 });
 afterAll(async () => {
   await service?.close();
 });
 
 /** Starts the bin on a free port with `persistDir` in write-ahead mode; resolves with its URL. */
-async function startForwarder(dir: string, applicationId: string, mode = 'write-ahead') {
-  const child = spawn(
-    process.execPath,
-    [BIN, '--port', '0', '--persist-dir', dir, '--persist-mode', mode, '--trace-idle-ms', '1500'],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        AQM_API_KEY: service.apiKey,
-        AQM_BASE_URL: service.srv.url,
-        AQM_APPLICATION_ID: applicationId,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+function startForwarder(dir: string, applicationId: string, mode = 'write-ahead') {
+  return startForwarderProcess(
+    ['--port', '0', '--persist-dir', dir, '--persist-mode', mode, '--trace-idle-ms', '1500'],
+    serviceEnv(service, applicationId),
   );
-  running.push(child);
-  const output = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk) => {
-    output.stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output.stderr += chunk;
-  });
-  await waitFor(
-    () => output.stdout.includes('listening on'),
-    'the start line',
-    15_000,
-    () => output.stderr,
-  );
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)?.[1] as string;
-  return { child, output, url };
 }
 
 describe('aqm-forwarder --persist-mode write-ahead: a 200 means on disk (kill -9, the local service)', () => {

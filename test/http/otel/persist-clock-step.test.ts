@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RecordingProxy, startRecordingProxy } from './helpers/recording-proxy.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { withPersistStack } from './helpers/persist-stack.js';
 import { recordJson, SHIFT_CLOCK, startSpillChild, writeSpillFile } from './helpers/spill-files.js';
 import { waitFor } from './helpers/wait.js';
 
@@ -23,25 +21,7 @@ async function claimed(dir: string): Promise<Map<string, string[]>> {
 }
 
 describe('persistDir: a wall clock stepped forward does not hand a live process its neighbour’s files', () => {
-  let service: TestService;
-  let proxy: RecordingProxy;
-  let dir: string;
-
-  beforeAll(async () => {
-    service = await startTestService('persist-clock');
-    proxy = await startRecordingProxy(service.srv.url);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await service?.close();
-  });
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'aqm-persist-clock-'));
-  });
-  afterEach(async () => {
-    service.srv.setFaults(null);
-    await rm(dir, { recursive: true, force: true });
-  });
+  const stack = withPersistStack('persist-clock');
 
   const cases: { name: string; first: Record<string, string>; second: Record<string, string> }[] = [
     { name: 'on the same host', first: {}, second: { CLOCK_OFFSET_MS: '120000' } },
@@ -53,7 +33,7 @@ describe('persistDir: a wall clock stepped forward does not hand a live process 
   ];
   for (const [index, { name, first, second }] of cases.entries()) {
     it(`${name}: the live process keeps its claimed files and 200 traces arrive once each`, async () => {
-      const applicationId = await service.createApp(`persist-clock-${index}`);
+      const applicationId = await stack.service.createApp(`persist-clock-${index}`);
       const ids: string[] = [];
       for (let file = 0; file < 8; file += 1) {
         const records = Array.from({ length: 25 }, () => {
@@ -61,24 +41,18 @@ describe('persistDir: a wall clock stepped forward does not hand a live process 
           ids.push(id);
           return { traceId: id, json: recordJson(id) };
         });
-        await writeSpillFile(dir, 1_700_000_000_000 + file, records, file);
+        await writeSpillFile(stack.dir, 1_700_000_000_000 + file, records, file);
       }
-      const env = {
-        AQM_BASE_URL: proxy.url,
-        AQM_API_KEY: service.apiKey,
-        AQM_APPLICATION_ID: applicationId,
-        AQM_PERSIST_DIR: dir,
-        MODE: 'drain',
-      };
-      service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
+      const env = stack.envFor(applicationId, { MODE: 'drain' });
+      stack.service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
       // The live process claims a file and keeps retrying it through the outage.
       const live = startSpillChild({ ...env, ...first }, ['--import', SHIFT_CLOCK]);
       const deadline = Date.now() + 15_000;
-      let held = await claimed(dir);
+      let held = await claimed(stack.dir);
       while (held.size === 0) {
         if (Date.now() > deadline) throw new Error(`no file claimed; ${live.stderr()}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
-        held = await claimed(dir);
+        held = await claimed(stack.dir);
       }
       // A second process whose wall clock is two minutes ahead: the live one's heartbeat looks old to it.
       const stepped = startSpillChild({ ...env, ...second, REPORT_SCAN: '1' }, ['--import', SHIFT_CLOCK]);
@@ -89,18 +63,18 @@ describe('persistDir: a wall clock stepped forward does not hand a live process 
         stepped.stderr,
       );
       expect(stepped.lines[0]).toMatchObject({ scanned: true });
-      const after = await claimed(dir);
+      const after = await claimed(stack.dir);
       for (const [owner, files] of held) {
         for (const file of files)
           expect.soft(after.get(owner) ?? [], `${owner}/${file} is still the live process's`).toContain(file);
       }
 
-      service.srv.setFaults(null);
+      stack.service.srv.setFaults(null);
       expect(await live.exited, live.stderr()).toBe(0);
       expect(await stepped.exited, stepped.stderr()).toBe(0);
-      const twice = ids.filter((id) => (proxy.accepted.get(id) ?? 0) > 1);
+      const twice = ids.filter((id) => (stack.proxy.accepted.get(id) ?? 0) > 1);
       expect(twice, `${twice.length} trace(s) delivered twice`).toEqual([]);
-      for (const id of ids) expect(proxy.accepted.get(id), id).toBe(1);
+      for (const id of ids) expect(stack.proxy.accepted.get(id), id).toBe(1);
     }, 60_000);
   }
 });

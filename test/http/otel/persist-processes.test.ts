@@ -1,49 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AqmStats } from '@aqm/otel';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RecordingProxy, startRecordingProxy } from './helpers/recording-proxy.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { describe, expect, it } from 'vitest';
+import { withPersistStack } from './helpers/persist-stack.js';
 import { recordJson, startSpillChild, traceIdsOnDisk, writeSpillFile } from './helpers/spill-files.js';
 import { waitFor } from './helpers/wait.js';
 
 const newTraceId = () => randomBytes(16).toString('hex');
 
 describe('persistDir across processes (child processes, the local service)', () => {
-  let service: TestService;
-  let proxy: RecordingProxy;
-  let dir: string;
-
-  beforeAll(async () => {
-    service = await startTestService('persist-processes');
-    proxy = await startRecordingProxy(service.srv.url);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await service?.close();
-  });
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'aqm-persist-proc-'));
-  });
-  afterEach(async () => {
-    service.srv.setFaults(null);
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  const envFor = (applicationId: string, extra: Record<string, string>) => ({
-    AQM_BASE_URL: proxy.url,
-    AQM_API_KEY: service.apiKey,
-    AQM_APPLICATION_ID: applicationId,
-    AQM_PERSIST_DIR: dir,
-    ...extra,
-  });
+  const stack = withPersistStack('persist-processes');
 
   it('kill -9 during an outage, then a new process on the folder: every trace that reached disk is delivered', async () => {
-    const applicationId = await service.createApp('persist-kill');
-    service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
-    const app = startSpillChild(envFor(applicationId, { MODE: 'produce', TRACES: '400' }));
+    const applicationId = await stack.service.createApp('persist-kill');
+    stack.service.srv.setFaults({ rules: [{ route: 'evaluations.submit', status: 503 }] });
+    const app = startSpillChild(stack.envFor(applicationId, { MODE: 'produce', TRACES: '400' }));
     try {
       await waitFor(
         () => app.lines.length > 0,
@@ -55,27 +27,27 @@ describe('persistDir across processes (child processes, the local service)', () 
       await app.kill9();
     }
     const report = app.lines[0] as { ids: string[]; stats: AqmStats };
-    const onDisk = await traceIdsOnDisk(dir);
+    const onDisk = await traceIdsOnDisk(stack.dir);
     expect(onDisk.length).toBeGreaterThan(300); // memory held a few dozen; the rest went to disk
     expect(new Set(onDisk).size).toBe(onDisk.length);
     expect(report.stats.droppedTraces.total).toBe(0);
     // The killed process's claim folder is still there: nobody has taken it over yet.
-    expect((await readdir(join(dir, 'owners'))).length).toBe(1);
+    expect((await readdir(join(stack.dir, 'owners'))).length).toBe(1);
 
-    service.srv.setFaults(null);
-    const successor = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
+    stack.service.srv.setFaults(null);
+    const successor = startSpillChild(stack.envFor(applicationId, { MODE: 'drain' }));
     expect(await successor.exited, successor.stderr()).toBe(0);
-    for (const id of onDisk) expect(proxy.accepted.get(id), id).toBe(1);
+    for (const id of onDisk) expect(stack.proxy.accepted.get(id), id).toBe(1);
     const drained = successor.lines[0] as { stats: AqmStats };
     expect(drained.stats.disk?.replayedTraces).toBe(onDisk.length);
-    expect(await traceIdsOnDisk(dir)).toEqual([]);
-    expect(await readdir(join(dir, 'owners'))).toEqual([]); // the dead owner's folder was taken over
+    expect(await traceIdsOnDisk(stack.dir)).toEqual([]);
+    expect(await readdir(join(stack.dir, 'owners'))).toEqual([]); // the dead owner's folder was taken over
   }, 60_000);
 
   it('the claim folder of a process on another host whose heartbeat stopped is taken over and sent', async () => {
-    const applicationId = await service.createApp('persist-stale-owner');
+    const applicationId = await stack.service.createApp('persist-stale-owner');
     // As a process on another machine sharing the folder leaves it when it dies mid-send.
-    const ownerDir = join(dir, 'owners', 'a1b2c3d4e5f6'); // named as @aqm/otel names them
+    const ownerDir = join(stack.dir, 'owners', 'a1b2c3d4e5f6'); // named as @aqm/otel names them
     const records = Array.from({ length: 30 }, () => {
       const id = newTraceId();
       return { traceId: id, json: recordJson(id) };
@@ -88,14 +60,14 @@ describe('persistDir across processes (child processes, the local service)', () 
     const stopped = new Date(Date.now() - 2 * 60_000); // its last heartbeat, two minutes ago
     await utimes(join(ownerDir, 'owner.json'), stopped, stopped);
 
-    const successor = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
+    const successor = startSpillChild(stack.envFor(applicationId, { MODE: 'drain' }));
     expect(await successor.exited, successor.stderr()).toBe(0);
-    for (const { traceId } of records) expect(proxy.accepted.get(traceId), traceId).toBe(1);
-    expect(await readdir(join(dir, 'owners'))).toEqual([]);
+    for (const { traceId } of records) expect(stack.proxy.accepted.get(traceId), traceId).toBe(1);
+    expect(await readdir(join(stack.dir, 'owners'))).toEqual([]);
   }, 60_000);
 
   it('two processes sharing one folder send every file once', async () => {
-    const applicationId = await service.createApp('persist-shared');
+    const applicationId = await stack.service.createApp('persist-shared');
     const ids: string[] = [];
     for (let file = 0; file < 40; file += 1) {
       const records = Array.from({ length: 25 }, () => {
@@ -103,15 +75,15 @@ describe('persistDir across processes (child processes, the local service)', () 
         ids.push(id);
         return { traceId: id, json: recordJson(id) };
       });
-      await writeSpillFile(dir, 1_700_000_000_000 + file, records, file);
+      await writeSpillFile(stack.dir, 1_700_000_000_000 + file, records, file);
     }
-    const before = proxy.accepted.size;
-    const first = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
-    const second = startSpillChild(envFor(applicationId, { MODE: 'drain' }));
+    const before = stack.proxy.accepted.size;
+    const first = startSpillChild(stack.envFor(applicationId, { MODE: 'drain' }));
+    const second = startSpillChild(stack.envFor(applicationId, { MODE: 'drain' }));
     expect(await first.exited, first.stderr()).toBe(0);
     expect(await second.exited, second.stderr()).toBe(0);
-    expect(proxy.accepted.size - before).toBe(ids.length);
-    for (const id of ids) expect(proxy.accepted.get(id), id).toBe(1);
+    expect(stack.proxy.accepted.size - before).toBe(ids.length);
+    for (const id of ids) expect(stack.proxy.accepted.get(id), id).toBe(1);
     const replayed = [first, second].map(
       (child) => (child.lines[0] as { stats: AqmStats }).stats.disk?.replayedTraces ?? 0,
     );

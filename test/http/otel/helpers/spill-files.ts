@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
+import { type JsonLinesChild, startJsonLinesChild } from './json-lines-child.js';
 
 const CHILD = fileURLToPath(new URL('../fixtures/spill-child.mjs', import.meta.url));
 
@@ -54,44 +54,12 @@ export async function traceIdsOnDisk(dir: string): Promise<string[]> {
 }
 
 /** A running spill-child process; `lines` are its stdout JSON lines. */
-export interface SpillChild {
-  readonly pid: number;
-  readonly lines: Record<string, unknown>[];
-  readonly stderr: () => string;
-  readonly exited: Promise<number | null>;
-  kill9(): Promise<void>;
-}
+export type SpillChild = JsonLinesChild;
 
 /** Preload for a child whose wall clock runs `CLOCK_OFFSET_MS` ahead, on host `FAKE_HOSTNAME`. */
 export const SHIFT_CLOCK = fileURLToPath(new URL('../fixtures/shift-clock.mjs', import.meta.url));
 
+/** Starts the spill child (fixtures/spill-child.mjs), its `MODE` and the rest set by `env`. */
 export function startSpillChild(env: Record<string, string>, nodeArgs: readonly string[] = []): SpillChild {
-  const child = spawn(process.execPath, [...nodeArgs, CHILD], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Record<string, unknown>[] = [];
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    for (let end = stdout.indexOf('\n'); end >= 0; end = stdout.indexOf('\n')) {
-      lines.push(JSON.parse(stdout.slice(0, end)) as Record<string, unknown>);
-      stdout = stdout.slice(end + 1);
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    pid: child.pid as number,
-    lines,
-    stderr: () => stderr,
-    exited,
-    kill9: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+  return startJsonLinesChild(CHILD, env, nodeArgs);
 }
