@@ -1,6 +1,8 @@
 import { crc32 } from 'node:zlib';
 import type { OtlpFormat, OtlpSignal } from './otlp/otlp-codec.js';
 
+/** A log file past this size is replaced by a new one (the old one goes once its traces are done). */
+export const SEGMENT_BYTES = 16 * 1024 * 1024;
 /**
  * The format of a request log file (`persistMode: 'write-ahead'`): the bodies of the OTLP requests
  * the forwarder answered 200, as they came, and lines naming the traces whose earlier requests

@@ -1,8 +1,17 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile, unreadable } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
 import type { IngestResult } from './ingest-refusals.js';
-import { decodeRequestLog, type LoggedRequest, parseRequestLogName } from './request-log-file.js';
+import {
+  decodeRequestLog,
+  type LoggedRequest,
+  parseRequestLogName,
+  SEGMENT_BYTES,
+} from './request-log-file.js';
+
+/** A log file is replaced once past SEGMENT_BYTES: at most one more request (`maxBodyBytes` ≤ 256 MiB). */
+const MAX_LOG_FILE_BYTES = SEGMENT_BYTES + 256 * 1024 * 1024 + 4096;
 
 /** Takes a request read back from a log again (logging it in this process's own log first). */
 export type ReplayRequest = (request: LoggedRequest, skip: ReadonlySet<string>) => Promise<IngestResult>;
@@ -35,11 +44,18 @@ export async function replayRequestLogs(
   replay: ReplayRequest,
   logger: DiagLogger,
 ): Promise<number> {
+  const stat = await fs.lstat(dir).catch(() => undefined);
+  if (stat === undefined) return 0; // no folder: nothing was ever logged
+  if (!stat.isDirectory()) {
+    logger.error(`${dir} is not a folder of its own (a link or a file): no request log is replayed from it`);
+    return 0;
+  }
   let names: string[];
   try {
     names = await fs.readdir(dir);
-  } catch {
-    return 0; // no folder: nothing was ever logged
+  } catch (error) {
+    logger.error(`The request logs in ${dir} could not be listed (${String(error)}): none is replayed`);
+    return 0;
   }
   const byOwner = new Map<string, { name: string; sequence: number }[]>();
   for (const name of names) {
@@ -56,7 +72,15 @@ export async function replayRequestLogs(
     const decoded = [];
     const done = new Set<string>();
     for (const file of files) {
-      const log = decodeRequestLog(await fs.readFile(join(dir, file.name)));
+      let data: Buffer;
+      try {
+        // Not through a link, not a FIFO or device, not past what a log file can hold.
+        data = await readRegularFile(join(dir, file.name), MAX_LOG_FILE_BYTES);
+      } catch (error) {
+        logger.error(`Request log ${file.name} is not replayed: ${unreadable(error)}`);
+        continue;
+      }
+      const log = decodeRequestLog(data);
       for (const id of log.done) done.add(id);
       decoded.push({ file, requests: log.requests });
     }

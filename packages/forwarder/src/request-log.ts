@@ -1,15 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, ftruncateSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { TracePipeline } from '@aqm/otel/pipeline';
 import type { DiagLogger } from '@opentelemetry/api';
 import type { OtlpFormat, OtlpSignal } from './otlp/otlp-codec.js';
-import { doneLine, REQUEST_LOG_MAGIC, requestHeader, requestLogName } from './request-log-file.js';
+import {
+  doneLine,
+  REQUEST_LOG_MAGIC,
+  requestHeader,
+  requestLogName,
+  SEGMENT_BYTES,
+} from './request-log-file.js';
 
 /** The folder under `persistDir` where the request logs live. */
 export const REQUESTS_FOLDER = 'requests';
-/** A log file past this size is replaced by a new one (the old one goes once its traces are done). */
-const SEGMENT_BYTES = 16 * 1024 * 1024;
 /** How often the files whose traces are all done are looked for. */
 const SWEEP_MS = 200;
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
@@ -74,6 +87,8 @@ export class RequestLog {
   readonly #logger: DiagLogger;
   readonly #segments: Segment[] = [];
   #sequence = 0;
+  /** Whether `dir` was made and found to be a folder of its own (checked once, before the first file). */
+  #folderChecked = false;
   #timer: NodeJS.Timeout | undefined;
   #failed = false;
   /** Requests logged. */
@@ -191,7 +206,16 @@ export class RequestLog {
   }
 
   #open(): Segment {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    if (!this.#folderChecked) {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      // Never through a link: the files are opened O_NOFOLLOW, but a `requests` that is a link
+      // (or a file) would have them written wherever it points.
+      if (!lstatSync(this.dir).isDirectory())
+        throw new Error(
+          `${this.dir} is not a folder of its own (a link or a file): nothing is written through it`,
+        );
+      this.#folderChecked = true;
+    }
     this.#sequence += 1;
     const segment = new Segment(join(this.dir, requestLogName(this.ownerId, this.#sequence)));
     this.#segments.push(segment);

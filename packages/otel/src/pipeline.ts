@@ -24,3 +24,4 @@ export {
 } from './options.js';
 export type { ReadableSpan, SpanAttributes, TimedEvent } from './sdk-types.js';
 export { type ExitFlushSettings, type ExitProcess, installExitFlush } from './setup/exit-flush.js';
+export { readRegularFile, unreadable } from './spill/spill-paths.js';

@@ -1,3 +1,4 @@
+import { diskShareOf } from '../export/bounded-flush.js';
 /** The signals after which the traces are flushed. */
 export const FLUSH_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export type FlushSignal = (typeof FLUSH_SIGNALS)[number];
@@ -35,14 +36,6 @@ export interface ExitFlushSettings {
   process?: ExitProcess;
 }
 
-/**
- * The last part of the bound, kept for the shutdown after a flush that did not finish: ending the
- * requests in flight and writing what is left to `persistDir` (a quarter, at most 1 s).
- */
-export function shutdownShareOf(timeoutMs: number): number {
-  return Math.min(1000, Math.floor(timeoutMs / 4));
-}
-
 /** Resolves when `work` settles or after `ms`, whichever is first; `true` when `work` finished. */
 function within(work: Promise<void>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +57,7 @@ function within(work: Promise<void>, ms: number): Promise<boolean> {
  *   then exits as it would have, with its exit code. `beforeExit` is not always the end (a listener
  *   of the app may start more work, and the event comes again once that is done), so this never
  *   stops tracing: it only flushes, and does nothing when nothing is held. A flush that does not
- *   deliver everything before the last share of the bound ({@link shutdownShareOf}) shuts tracing
+ *   deliver everything before the last share of the bound ({@link diskShareOf}) shuts tracing
  *   down within that share instead, so that pending retries never hold a process that is ending
  *   and the whole hold stays within the bound.
  * - With `signals` (the default), `SIGINT`/`SIGTERM` when the app has no listener of its own: `shutdown()` within the bound, then
@@ -110,7 +103,7 @@ export function installExitFlush(settings: ExitFlushSettings): () => void {
     if (flushing) return;
     flushing = true;
     const startedAt = Date.now();
-    void within(safely(settings.flush), timeoutMs - shutdownShareOf(timeoutMs)).then((flushed) => {
+    void within(safely(settings.flush), timeoutMs - diskShareOf(timeoutMs)).then((flushed) => {
       flushing = false;
       if (flushed && !queued()) return;
       uninstall();
@@ -125,7 +118,7 @@ export function installExitFlush(settings: ExitFlushSettings): () => void {
    */
   const shutDownWithin = (left: number): Promise<boolean> =>
     within(
-      safely(() => settings.shutdown(Math.max(1, left - shutdownShareOf(timeoutMs)))),
+      safely(() => settings.shutdown(Math.max(1, left - diskShareOf(timeoutMs)))),
       left,
     );
 
