@@ -3,8 +3,11 @@ import { AqmLogRecordProcessor, type AqmOtelOptions, AqmSpanProcessor, registerA
 import { installExitFlush, shutDownWithin } from '@aqm/otel/pipeline';
 import { DiagConsoleLogger, diag, trace } from '@opentelemetry/api';
 import { LoggerProvider } from '@opentelemetry/sdk-logs';
-import { NamedApplication } from './application/named-application.js';
-import { type ResolvedApplication, resolveApplication } from './application/resolve-application.js';
+import {
+  namedApplication,
+  type ResolvedApplication,
+  resolveApplication,
+} from './application/resolve-application.js';
 import type { AutoConfig } from './config/env-config.js';
 import { registerEsmLoaderHook } from './instrumentation/esm-loader-hook.js';
 import { attachLangChainHandler } from './instrumentation/langchain-handler.js';
@@ -122,7 +125,7 @@ export class AutoSession {
       // A name is looked up now, and again by the processors when they have traces to send and the
       // service could not be reached meanwhile: both share the lookup in flight and the id found.
       const named =
-        'name' in config.application ? new NamedApplication(client, config.application.name) : undefined;
+        'name' in config.application ? namedApplication(client, config.application.name) : undefined;
       const lookup = resolveApplication(client, config.application, { signal: this.#lookup.signal, named });
       // Handles a definite failure (one warning, then shutdown), also when a later step throws.
       this.ready = this.#whenResolved(lookup);

@@ -1,11 +1,11 @@
 import { errorFromResponse } from '@aqm/client';
 import type { Application, CreateApplicationBody } from '@aqm/wire';
 import { describe, expect, it } from 'vitest';
-import { NamedApplication } from '../src/application/named-application.js';
 import {
   ApplicationLookupError,
   type ApplicationsApi,
   type CallOptions,
+  namedApplication,
   resolveApplication,
 } from '../src/application/resolve-application.js';
 
@@ -184,11 +184,11 @@ describe('resolveApplication by name', () => {
   });
 });
 
-describe('NamedApplication: the lookup the processors share with the startup one', () => {
+describe('namedApplication: the lookup the processors share with the startup one', () => {
   it('after a startup lookup that could not reach the service, looks up again and rejects with the client error itself', async () => {
     const api = new FakeApplications();
     api.failWith.list = serviceError(undefined, 'connect ECONNREFUSED 127.0.0.1:4000');
-    const named = new NamedApplication(api, 'support-bot');
+    const named = namedApplication(api, 'support-bot');
     const started = await resolveApplication(api, { name: 'support-bot' }, { named });
     expect(started.applicationId).toBeUndefined();
     const request = { signal: new AbortController().signal, timeoutMs: 1000 };
@@ -209,7 +209,7 @@ describe('NamedApplication: the lookup the processors share with the startup one
   it('once the startup lookup found the id, the processors do not ask again', async () => {
     const api = new FakeApplications();
     const app = api.add('support-bot');
-    const named = new NamedApplication(api, 'support-bot');
+    const named = namedApplication(api, 'support-bot');
     await resolveApplication(api, { name: 'support-bot' }, { named });
     await expect(named.lookup({ signal: new AbortController().signal, timeoutMs: 1000 })).resolves.toBe(
       app.id,

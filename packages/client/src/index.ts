@@ -31,6 +31,12 @@ export type {
   Widget,
   WidgetDataItem,
 } from '@aqm/wire';
+export {
+  ApplicationByName,
+  type ApplicationByNameEvents,
+  applicationLookupStep,
+  isTransientLookupFailure,
+} from './application-by-name.js';
 export { applicationRoutesMissing } from './application-routes.js';
 export { normalizeBaseUrl } from './base-url.js';
 export { AqmClient } from './client.js';

@@ -1,6 +1,20 @@
-import { type ApplicationsFinder, applicationRoutesMissing } from '@aqm/client';
+import {
+  ApplicationByName,
+  type ApplicationsFinder,
+  applicationLookupStep,
+  applicationRoutesMissing,
+  isTransientLookupFailure,
+} from '@aqm/client';
 import type { ApplicationRef } from '../config/env-config.js';
-import { failedStep, isTransient, NamedApplication } from './named-application.js';
+
+/**
+ * The application `AQM_APPLICATION_NAME` names, found or created when its id is first needed: at
+ * startup, and by the processors when the service could not be reached then (they share the lookup
+ * in flight and the id found).
+ */
+export function namedApplication(client: ApplicationsFinder, name: string): ApplicationByName {
+  return new ApplicationByName(client, { name, description: 'Created by @aqm/auto (AQM_APPLICATION_NAME)' });
+}
 
 /** Per-call options of the client: the lookup is aborted when `startAuto`'s handle shuts down. */
 export interface CallOptions {
@@ -71,12 +85,12 @@ function explainMissingRoute(error: unknown, what: string): string {
  * rejects; a service that cannot be reached (or answers 408, 429, 5xx) gives no id and a warning:
  * the processors look the name up again when they have traces to send, which are kept meanwhile.
  */
-async function findOrCreate(named: NamedApplication, options: CallOptions): Promise<ResolvedApplication> {
+async function findOrCreate(named: ApplicationByName, options: CallOptions): Promise<ResolvedApplication> {
   try {
     return { applicationId: await named.find(options), warning: undefined };
   } catch (error) {
-    const what = `${failedStep(error) === 'find' ? 'looking up' : 'creating'} application "${named.name}" (AQM_APPLICATION_NAME)`;
-    if (isTransient(error)) {
+    const what = `${applicationLookupStep(error) === 'find' ? 'looking up' : 'creating'} application "${named.name}" (AQM_APPLICATION_NAME)`;
+    if (isTransientLookupFailure(error)) {
       return {
         applicationId: undefined,
         warning:
@@ -129,9 +143,9 @@ async function check(
 export function resolveApplication(
   client: ApplicationsApi,
   ref: ApplicationRef,
-  options: CallOptions & { named?: NamedApplication } = {},
+  options: CallOptions & { named?: ApplicationByName } = {},
 ): Promise<ResolvedApplication> {
   const { named, ...callOptions } = options;
   if ('id' in ref) return check(client, ref.id, callOptions);
-  return findOrCreate(named ?? new NamedApplication(client, ref.name), callOptions);
+  return findOrCreate(named ?? namedApplication(client, ref.name), callOptions);
 }
