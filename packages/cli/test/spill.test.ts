@@ -107,6 +107,35 @@ describe('aqm spill', () => {
     expect(again.err()).toContain('Left 7 trace(s) that a running process is sending');
   });
 
+  it('status and purge count write-ahead logs: those of processes that are gone go, a live one stays', async () => {
+    const gone = join(dir, 'owners', 'g0ne0a1b2c3d');
+    await writeFile(join(gone, 'wal-g0ne0a1b2c3d-1.aqmwal'), 'x'.repeat(2048));
+    await symlink(join(dir, 'notes.txt'), join(gone, 'wal-g0ne0a1b2c3d-2.aqmwal')); // not one: a link
+    const liveDir = join(dir, 'owners', 'l1ve0a1b2c3d');
+    await mkdir(liveDir, { recursive: true });
+    await writeFile(
+      join(liveDir, 'owner.json'),
+      JSON.stringify({ pid: live.pid, host: (await import('node:os')).hostname(), startedAt: 0 }),
+    );
+    await writeFile(join(liveDir, 'wal-l1ve0a1b2c3d-1.aqmwal'), 'x'.repeat(1024));
+    const status = memoryIo();
+    expect(await runCli(['spill', 'status', '--dir', dir], status)).toBe(0);
+    expect(status.out()).toMatch(
+      /write-ahead:\s+1 log file\(s\) \(1\.0 KiB\) of live process\(es\), 1 \(2\.0 KiB\) of processes that are gone/,
+    );
+    const dry = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir], dry)).toBe(2);
+    expect(dry.err()).toContain('1 write-ahead log file(s) of processes that are gone');
+    const io = memoryIo();
+    expect(await runCli(['spill', 'purge', '--dir', dir, '--yes'], io)).toBe(0);
+    expect(io.out()).toContain('1 write-ahead log file(s) (2.0 KiB)');
+    // The gone process's log went (its folder stays only for the link, which is not followed);
+    // the live process's log is its own.
+    expect(await readdir(gone)).toEqual(['wal-g0ne0a1b2c3d-2.aqmwal']);
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('a file of the user: never touched');
+    expect((await readdir(liveDir)).sort()).toEqual(['owner.json', 'wal-l1ve0a1b2c3d-1.aqmwal']);
+  });
+
   it('purge of an empty or missing folder says there is nothing to purge and exits 0', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'aqm-cli-spill-empty-'));
     try {

@@ -10,5 +10,6 @@ export {
   type SpillOwnerReport,
   type SpillPurgeResult,
   type SpillTotals,
+  type WriteAheadTotals,
 } from './spill/spill-inventory.js';
 export { SpillFolderRefused } from './spill/spill-paths.js';

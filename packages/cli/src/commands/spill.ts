@@ -65,9 +65,26 @@ function summary(report: SpillFolderReport, now: number): Array<[string, string]
       'being sent',
       `${claimed} traces held by ${report.owners.filter((o) => o.alive).length} live process(es)`,
     ],
+    ['write-ahead', writeAheadLine(report.owners)],
     ['oldest', report.oldestWrittenAt === undefined ? '-' : `${age(now - report.oldestWrittenAt)} ago`],
     ['corrupt', `${report.corrupt.files} files (${mib(report.corrupt.bytes)}) in corrupt/`],
   ];
+}
+
+/** The write-ahead logs (`persistMode: 'write-ahead'`): their traces are only known once replayed. */
+function writeAheadLine(owners: SpillFolderReport['owners']): string {
+  const of = (list: SpillFolderReport['owners']) =>
+    list.reduce((sum, o) => ({ files: sum.files + o.logs.files, bytes: sum.bytes + o.logs.bytes }), {
+      files: 0,
+      bytes: 0,
+    });
+  const live = of(owners.filter((o) => o.alive));
+  const gone = of(owners.filter((o) => !o.alive));
+  if (live.files + gone.files === 0) return '-';
+  return (
+    `${live.files} log file(s) (${mib(live.bytes)}) of live process(es), ` +
+    `${gone.files} (${mib(gone.bytes)}) of processes that are gone (replayed by the next process)`
+  );
 }
 
 /**
@@ -137,26 +154,31 @@ export function registerSpillCommands(program: Command, session: Session): void 
         const goneOwners = report.owners.filter((o) => !o.alive);
         const gone = goneOwners.reduce((sum, o) => sum + o.traces, 0);
         const files = report.waiting.files + goneOwners.reduce((sum, o) => sum + o.files, 0);
+        const logs = goneOwners.reduce((sum, o) => sum + o.logs.files, 0);
         const live = report.owners.filter((o) => o.alive).reduce((sum, o) => sum + o.traces, 0);
         // Exit 2 asks for --yes; with nothing to delete there is nothing to confirm, so it is no failure.
-        if (files + report.corrupt.files === 0) {
+        if (files + logs + report.corrupt.files === 0) {
           nothingToPurge(out, dir, report.exists);
           if (live > 0) out.note(leftToLive(live));
           return;
         }
         throw new CliUsageError(
-          `purge would delete ${report.waiting.traces + gone} trace(s) the service has not accepted, and ` +
+          `purge would delete ${report.waiting.traces + gone} trace(s) the service has not accepted, ` +
+            (logs > 0 ? `${logs} write-ahead log file(s) of processes that are gone, ` : '') +
+            'and ' +
             `${report.corrupt.files} corrupt file(s), from ${printableLine(dir)}; add --yes to delete them` +
             (live > 0 ? ` (${live} trace(s) that a running process is sending would stay)` : ''),
         );
       }
       const result = await onFolder(dir, () => purgeSpillFolder(dir));
       if (out.json) return out.printJson(result);
-      if (result.deleted.files + result.corruptDeleted === 0) {
+      if (result.deleted.files + result.logsDeleted.files + result.corruptDeleted === 0) {
         nothingToPurge(out, dir, existsSync(dir));
       } else {
+        const logs = result.logsDeleted;
         out.line(
-          `Deleted ${result.deleted.traces} trace(s) in ${result.deleted.files} file(s) (${mib(result.deleted.bytes)}) ` +
+          `Deleted ${result.deleted.traces} trace(s) in ${result.deleted.files} file(s) (${mib(result.deleted.bytes)}), ` +
+            (logs.files > 0 ? `${logs.files} write-ahead log file(s) (${mib(logs.bytes)}), ` : '') +
             `and ${result.corruptDeleted} corrupt file(s) from ${printableLine(dir)}.`,
         );
       }

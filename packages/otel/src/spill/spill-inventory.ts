@@ -12,6 +12,7 @@ import {
   removeOwnerFolder,
   SpillFolderRefused,
 } from './spill-paths.js';
+import { logFileOwner } from './write-ahead-segment.js';
 
 /** Files, traces and bytes of a set of spill files. */
 export interface SpillTotals {
@@ -20,9 +21,17 @@ export interface SpillTotals {
   bytes: number;
 }
 
+/** Files and bytes of write-ahead logs (`persistMode: 'write-ahead'`): their traces are counted when replayed. */
+export interface WriteAheadTotals {
+  files: number;
+  bytes: number;
+}
+
 /** One process's claim folder in a spill folder. */
 export interface SpillOwnerReport extends SpillTotals {
   id: string;
+  /** Its write-ahead logs: traces handed over and not yet accepted by the service (or not yet emptied). */
+  logs: WriteAheadTotals;
   pid: number | undefined;
   host: string | undefined;
   /** False when its process is gone: the next process using the folder takes its files over. */
@@ -103,8 +112,16 @@ export async function inspectSpillFolder(dir: string, now = Date.now()): Promise
       files: 0,
       traces: 0,
       bytes: 0,
+      logs: { files: 0, bytes: 0 },
     };
-    for (const name of await readdirOrEmpty(ownerDir)) count(entry, name);
+    for (const name of await readdirOrEmpty(ownerDir)) {
+      count(entry, name);
+      if (logFileOwner(name) === undefined) continue;
+      const stat = await lstatOrNone(join(ownerDir, name)).catch(() => undefined);
+      if (stat === undefined || !stat.isFile()) continue; // a link or a folder of that name is not one
+      entry.logs.files += 1;
+      entry.logs.bytes += stat.size;
+    }
     report.owners.push(entry);
   }
   for (const name of await readdirOrEmpty(join(dir, 'corrupt'))) {
@@ -117,9 +134,25 @@ export async function inspectSpillFolder(dir: string, now = Date.now()): Promise
   return report;
 }
 
+/** Deletes a write-ahead log of a process that is gone (a link is not one: left alone). */
+async function removeLog(path: string, totals: WriteAheadTotals): Promise<void> {
+  const stat = await lstatOrNone(path);
+  if (stat === undefined || !stat.isFile()) return;
+  try {
+    await fs.unlink(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return; // taken over meanwhile
+    throw error;
+  }
+  totals.files += 1;
+  totals.bytes += stat.size;
+}
+
 /** What {@link purgeSpillFolder} deleted, and what it left to live processes. */
 export interface SpillPurgeResult {
   deleted: SpillTotals;
+  /** Write-ahead logs of processes that are gone, deleted (their traces were never counted). */
+  logsDeleted: WriteAheadTotals;
   /** Files a live process is sending: left alone. */
   leftToLiveProcesses: SpillTotals;
   /** Files deleted from `corrupt/`. */
@@ -127,8 +160,8 @@ export interface SpillPurgeResult {
 }
 
 /**
- * Empties a `persistDir` folder: the files waiting, those of processes that are gone, and
- * `corrupt/`. A live process's claimed files are left (it is sending them). Only what the spill
+ * Empties a `persistDir` folder: the files waiting, those of processes that are gone (spill files
+ * and write-ahead logs), and `corrupt/`. A live process's claimed files are left (it is sending them). Only what the spill
  * folder created is touched (spill files, its claim folders, the files it moved to `corrupt/`),
  * never other files, and no link is followed: a folder whose `owners/` or `corrupt/` is a link or a
  * file rejects with {@link SpillFolderRefused} before anything is deleted.
@@ -139,6 +172,7 @@ export interface SpillPurgeResult {
 export async function purgeSpillFolder(dir: string, now = Date.now()): Promise<SpillPurgeResult> {
   const result: SpillPurgeResult = {
     deleted: { files: 0, traces: 0, bytes: 0 },
+    logsDeleted: { files: 0, bytes: 0 },
     leftToLiveProcesses: { files: 0, traces: 0, bytes: 0 },
     corruptDeleted: 0,
   };
@@ -172,7 +206,10 @@ export async function purgeSpillFolder(dir: string, now = Date.now()): Promise<S
       }
       continue;
     }
-    for (const name of names) await remove(ownerDir, name, result.deleted);
+    for (const name of names) {
+      await remove(ownerDir, name, result.deleted);
+      if (logFileOwner(name) !== undefined) await removeLog(join(ownerDir, name), result.logsDeleted);
+    }
     await removeOwnerFolder(ownerDir);
   }
   for (const name of await readdirOrEmpty(join(dir, 'corrupt'))) {
