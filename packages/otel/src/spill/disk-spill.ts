@@ -51,6 +51,8 @@ export class DiskSpill implements OverflowStore {
   #closing = false;
   #timer: NodeJS.Timeout | undefined;
   #opening: Promise<void> | undefined;
+  /** The opening or heartbeat running: one at a time, and close() waits for it. */
+  #ticking: Promise<void> | undefined;
   /** What sent the latest records to disk, for the line that says a spell of writing began. */
   #why: string | undefined;
   #corrupt = 0;
@@ -193,25 +195,35 @@ export class DiskSpill implements OverflowStore {
     this.#closing = true;
     clearInterval(this.#timer);
     const steps: CloseStep[] = [
+      // An opening or heartbeat still running would make (or make again) the claim folder after
+      // the folder was released: a shutdown that resolved must leave nothing behind.
+      ['the opening of the folder', async () => this.#ticking],
       ['the write-ahead log', async () => this.#log?.close()],
       ['the writes of records to disk', () => this.#writer.drain()],
       ['a file being read back', async () => this.#replay.running],
       ['the files being sent', () => this.#replay.finishing()],
-    ];
-    if (this.#everOpened) {
-      steps.push([
+      [
         'returning its claimed files to the folder',
-        () =>
-          this.#folder.close().catch((error: unknown) => {
+        async () => {
+          if (!this.#everOpened) return;
+          await this.#folder.close().catch((error: unknown) => {
             this.#reports.logger.warn(`Could not release the claimed files in persistDir: ${String(error)}`);
-          }),
-      ]);
-    }
+          });
+        },
+      ],
+    ];
     const unfinished = await closeWithin(steps, timeoutMs);
     if (unfinished !== undefined) this.#reports.gaveUp(timeoutMs, unfinished);
   }
 
-  async #tick(): Promise<void> {
+  #tick(): Promise<void> {
+    this.#ticking ??= this.#tickOnce().finally(() => {
+      this.#ticking = undefined;
+    });
+    return this.#ticking;
+  }
+
+  async #tickOnce(): Promise<void> {
     if (this.#closing || this.#disabled) return;
     try {
       if (!this.#opened) {
