@@ -4,6 +4,9 @@ import { f0, f2, table } from './markdown.mjs';
 
 export const COLD_START_START = '<!-- cold-start: written by `node bench/cold-start.mjs` -->';
 export const COLD_START_END = '<!-- cold-start: end -->';
+/** What follows this line inside the section (before/after notes, written by hand) is kept on rewrite. */
+export const COLD_START_NOTES =
+  '<!-- cold-start: notes written by hand, kept by `node bench/cold-start.mjs` -->';
 
 const STAGES = [
   ['imported', 'import'],
@@ -46,7 +49,9 @@ export function coldStartSection({ rounds, figures, ratios, delivered }, { machi
       rows,
     ),
     '',
-    ...(auto === undefined ? [] : [`\`import('@aqm/auto/register')\` until ready (no span): ${spread(auto)} ms.`, '']),
+    ...(auto === undefined
+      ? []
+      : [`\`import('@aqm/auto/register')\` until ready (no span): ${spread(auto)} ms.`, '']),
     `Delivered to the loopback sinks: ${delivered}.`,
     COLD_START_END,
   ].join('\n');
@@ -56,12 +61,16 @@ function spread(s) {
   return `${f0(s.median)} (${f0(s.p25)}-${f0(s.p75)})`;
 }
 
-/** `text` with the section replaced, or added before the history. */
+/** `text` with the section replaced (its hand-written notes kept), or added before the history. */
 export function withColdStartSection(text, section) {
   const start = text.indexOf(COLD_START_START);
   const end = text.indexOf(COLD_START_END);
-  if (start !== -1 && end > start)
-    return `${text.slice(0, start)}${section}${text.slice(end + COLD_START_END.length)}`;
+  if (start !== -1 && end > start) {
+    const notes = text.indexOf(COLD_START_NOTES, start);
+    const kept = notes !== -1 && notes < end ? `${text.slice(notes, end)}` : '';
+    const fresh = kept === '' ? section : section.replace(COLD_START_END, () => `\n${kept}${COLD_START_END}`);
+    return `${text.slice(0, start)}${fresh}${text.slice(end + COLD_START_END.length)}`;
+  }
   const history = text.indexOf('\n## History');
   if (history === -1) return `${text.trimEnd()}\n\n${section}\n`;
   return `${text.slice(0, history)}\n${section}\n${text.slice(history)}`;
