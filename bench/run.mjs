@@ -14,6 +14,7 @@ import { readFlags } from './lib/args.mjs';
 import { judgeGoals } from './lib/goals.mjs';
 import { machine } from './lib/measure.mjs';
 import { renderResults } from './lib/report.mjs';
+import { existingColdStartSection, withColdStartSection } from './lib/report-cold-start.mjs';
 import { existingForwarderSection, forwarderSection, withForwarderSection } from './lib/report-forwarder.mjs';
 import { FORWARDER_SETTINGS, forwarderScenario } from './scenarios/forwarder.mjs';
 import { outageScenario } from './scenarios/outage.mjs';
@@ -192,6 +193,8 @@ if (resultsPath !== 'none') {
   let text = withHistory(renderResults(run), resultsPath, run);
   if (forwarder !== undefined) text = withForwarderSection(text, forwarder);
   if (writeAhead !== undefined) text = withWriteAheadSection(text, writeAhead);
+  const coldStart = existingColdStartSection(previous);
+  if (coldStart !== undefined) text = withColdStartSection(text, coldStart);
   writeFileSync(resultsPath, text);
   console.log(`\nwrote ${resultsPath}`);
 }

@@ -5,7 +5,15 @@ import { treeShakableBuild } from '../../tsup.shared.js';
 // build `import.meta.url`, used to require the optional peers synchronously.
 // `pipeline` is the entry @aqm/forwarder feeds decoded OTLP through (one pipeline, no second mapping);
 // `spill` is what `aqm spill` reads of a persistDir folder, without loading OpenTelemetry.
+// The client, loaded on first send with `import()` (export/lazy-client.ts), is a `require()` in the
+// CJS build: the client's CJS copy, and no `import()` where a test runner cannot run one (Jest).
 export default treeShakableBuild(
   { index: 'src/index.ts', pipeline: 'src/pipeline.ts', spill: 'src/spill.ts' },
-  { noExternal: ['p-queue', 'p-timeout', 'eventemitter3'], shims: true },
+  {
+    noExternal: ['p-queue', 'p-timeout', 'eventemitter3'],
+    shims: true,
+    esbuildOptions(options, { format }) {
+      if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
+    },
+  },
 );

@@ -1,4 +1,5 @@
-import { type AqmClient, normalizeBaseUrl } from '@aqm/client';
+import type { AqmClient } from '@aqm/client';
+import { normalizeBaseUrl } from '@aqm/client/light';
 import { describeValue, optionLabel } from './option-checks.js';
 import type { ApplicationIdLookup } from './options.js';
 

@@ -1,4 +1,4 @@
-import { printableLine } from '@aqm/wire';
+import { printableLine } from '@aqm/wire/light';
 import { type DiagLogger, diag } from '@opentelemetry/api';
 import { debugSource } from './debug/debug-env.js';
 

@@ -1,5 +1,6 @@
 import type { AqmClient } from '@aqm/client';
-import { type EvaluationTrace, MAX_BODY_BYTES, MAX_TRACES_PER_SUBMISSION } from '@aqm/wire';
+import type { EvaluationTrace } from '@aqm/wire';
+import { MAX_BODY_BYTES, MAX_TRACES_PER_SUBMISSION } from '@aqm/wire/light';
 import { type Env, resolveConnection } from './connection-options.js';
 import { resolveFlushTimeout } from './flush-options.js';
 import {

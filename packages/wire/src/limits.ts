@@ -3,6 +3,10 @@
  * docs/wire-contract.md). Every one is answered 400 naming the field: the service scores text
  * from LLM apps' end users, so the work one request can cause is bounded.
  */
+/** Maximum number of traces in one `POST /evaluations` (contract decision). */
+export const MAX_TRACES_PER_SUBMISSION = 100;
+/** Maximum request body size; larger bodies get 413 (contract decision). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** Validators per stage (`input_validators`, `output_validators`). */
 export const MAX_VALIDATORS_PER_STAGE = 20;
 /** Metrics of a monitoring configuration. */

@@ -2,12 +2,9 @@ import { z } from 'zod';
 import { expects, isoDateTimeSchema, pageQueryShape, refineRange } from './common.js';
 import { evaluationResultSchema } from './evaluations.js';
 import { pathNestedDeeperThan } from './json-walk.js';
-import { MAX_ATTRIBUTE_DEPTH, MAX_SEARCH_CHARS } from './limits.js';
+import { MAX_ATTRIBUTE_DEPTH, MAX_SEARCH_CHARS, MAX_TRACES_PER_SUBMISSION } from './limits.js';
 
-/** Maximum number of traces in one `POST /evaluations` (contract decision). */
-export const MAX_TRACES_PER_SUBMISSION = 100;
-/** Maximum request body size; larger bodies get 413 (contract decision). */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+export { MAX_BODY_BYTES, MAX_TRACES_PER_SUBMISSION } from './limits.js';
 
 /** Outcomes of a submitted trace: `success` or `error`. */
 export const TRACE_STATUSES = ['success', 'error'] as const;

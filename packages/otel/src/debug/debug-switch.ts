@@ -1,4 +1,4 @@
-import { printableLine } from '@aqm/wire';
+import { printableLine } from '@aqm/wire/light';
 import type { DiagLogger } from '@opentelemetry/api';
 import { aqmDiag } from '../diag.js';
 import { debugSource } from './debug-env.js';

@@ -1,4 +1,5 @@
-import { type EvaluationTrace, printableLine } from '@aqm/wire';
+import type { EvaluationTrace } from '@aqm/wire';
+import { printableLine } from '@aqm/wire/light';
 import type { SendFailure } from '../export/send-outcome.js';
 import type { ResolvedOptions } from '../options.js';
 import type { ReadableSpan } from '../sdk-types.js';

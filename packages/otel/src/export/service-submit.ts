@@ -1,8 +1,8 @@
-import { AqmClient } from '@aqm/client';
 import type { DiagLogger } from '@opentelemetry/api';
 import type { ResolvedOptions } from '../options.js';
 import { ApplicationIdError, ApplicationIdSource } from './application-id.js';
 import type { DeliveryHealth } from './delivery-health.js';
+import { LazyClient } from './lazy-client.js';
 import { classifyFailure } from './send-outcome.js';
 import type { SubmitBatch } from './sender-types.js';
 
@@ -18,18 +18,12 @@ export interface EvaluationsClient {
   close?(): Promise<void> | void;
 }
 
-/** The client given in the options, or one built from the key and base URL (retries are the sender's). */
+/**
+ * The client given in the options, or one built from the key and base URL, loaded on the first send
+ * (retries are the sender's).
+ */
 export function createClient(options: ResolvedOptions): EvaluationsClient {
-  return (
-    options.client ??
-    new AqmClient({
-      apiKey: options.apiKey as string,
-      baseUrl: options.baseUrl as string,
-      timeoutMs: options.requestTimeoutMs,
-      maxRetries: 0, // the sender owns the retry policy
-      allowInsecureHttp: options.allowInsecureHttp,
-    })
-  );
+  return options.client ?? new LazyClient(options);
 }
 
 /**

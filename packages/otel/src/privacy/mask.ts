@@ -1,4 +1,4 @@
-import { PII_DETECTORS, PII_PLACEHOLDERS } from '@aqm/wire';
+import { PII_DETECTORS, PII_PLACEHOLDERS } from '@aqm/wire/light';
 
 /**
  * Rewrites a text value before it leaves the process. `field` names where the value goes

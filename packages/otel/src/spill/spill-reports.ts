@@ -1,4 +1,4 @@
-import { printableLine } from '@aqm/wire';
+import { printableLine } from '@aqm/wire/light';
 import type { DiagLogger } from '@opentelemetry/api';
 import { alert } from '../diag.js';
 import { ThrottledReporter } from '../export/throttled-reporter.js';
