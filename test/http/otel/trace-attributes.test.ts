@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { AqmSpanExporter, AqmSpanProcessor, withAqmAttributes, withLlmSpan } from '@aqm/otel';
 import {
   context,
@@ -40,35 +41,67 @@ async function inAppSpan(tracer: Tracer, fn: (span: Span) => Promise<void> | voi
   });
 }
 
-const setups: Array<{ name: string; processor: (options: object) => SpanProcessor }> = [
+/** A registered tracing setup: the AsyncLocalStorage context manager carries a scope across awaits. */
+interface Setup {
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+function registeredProvider(processor: SpanProcessor): Setup {
+  const provider = new NodeTracerProvider({ spanProcessors: [processor] });
+  provider.register();
+  return { flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
+}
+
+/** `@opentelemetry/sdk-node` is a development dependency of `@aqm/otel`, taken from there. */
+const fromOtelPackage = createRequire(new URL('../../../packages/otel/package.json', import.meta.url));
+const { NodeSDK } = fromOtelPackage('@opentelemetry/sdk-node') as {
+  NodeSDK: new (config: {
+    traceExporter: AqmSpanExporter;
+    instrumentations: [];
+  }) => {
+    start(): void;
+    shutdown(): Promise<void>;
+  };
+};
+
+const setups: Array<{ name: string; start: (options: object) => Setup }> = [
   {
     name: 'AqmSpanExporter behind a BatchSpanProcessor',
-    processor: (o) => new BatchSpanProcessor(new AqmSpanExporter(o)),
+    start: (o) => registeredProvider(new BatchSpanProcessor(new AqmSpanExporter(o))),
   },
-  { name: 'AqmSpanProcessor', processor: (o) => new AqmSpanProcessor(o) },
+  { name: 'AqmSpanProcessor', start: (o) => registeredProvider(new AqmSpanProcessor(o)) },
+  {
+    name: "the NodeSDK's traceExporter: AqmSpanExporter",
+    start: (o) => {
+      const sdk = new NodeSDK({ traceExporter: new AqmSpanExporter(o), instrumentations: [] });
+      sdk.start();
+      const delegate = (
+        trace.getTracerProvider() as unknown as { getDelegate(): { forceFlush(): Promise<void> } }
+      ).getDelegate();
+      return { flush: () => delegate.forceFlush(), shutdown: () => sdk.shutdown() };
+    },
+  },
 ];
 
-describe.each(setups)('user, session, metadata and tags through $name → local service', ({ processor }) => {
+describe.each(setups)('user, session, metadata and tags through $name → local service', ({ start }) => {
   let service: TestService;
   let applicationId: string;
-  let provider: NodeTracerProvider;
+  let setup: Setup;
   const tracer = () => trace.getTracer('app');
   const stored = async (traceId: string) => {
-    await provider.forceFlush();
+    await setup.flush();
     return service.client.traces.get(applicationId, traceId);
   };
 
   beforeAll(async () => {
     service = await startTestService('trace-attributes');
     applicationId = await service.createApp('trace-attributes');
-    const options = { apiKey: service.apiKey, baseUrl: service.srv.url, applicationId };
-    provider = new NodeTracerProvider({ spanProcessors: [processor(options)] });
-    // Registered: the AsyncLocalStorage context manager carries the scope across awaits.
-    provider.register();
+    setup = start({ apiKey: service.apiKey, baseUrl: service.srv.url, applicationId });
   });
 
   afterAll(async () => {
-    await provider?.shutdown();
+    await setup?.shutdown();
     trace.disable();
     context.disable();
     propagation.disable();
