@@ -1,5 +1,4 @@
-import { aqmDiag } from '../diag.js';
-import { ThrottledReporter } from '../export/throttled-reporter.js';
+import { alert, aqmDiag } from '../diag.js';
 import { describeValue } from '../option-checks.js';
 import {
   type AqmMetadataValue,
@@ -26,11 +25,14 @@ export interface AqmAttributes {
   tags?: readonly string[] | null | undefined;
 }
 
-/** Cut values are said at most once a minute per caller and field: a hot path must not flood `diag`. */
-const notes = new ThrottledReporter(aqmDiag, 60_000);
-
+/**
+ * Says that a value was cut: data the app gave is lost, so it shows on stderr when no logging is
+ * set up (see `alert`), at most once per caller and option (`userId`, `metadata`, `tags`) every
+ * 5 minutes there; the kind leaves the key or index out, so that request data cannot grow it.
+ */
 function note(caller: string, field: string, problem: string): void {
-  notes.report(`${caller}:${field}`, 'warn', `${caller}: \`${field}\` ${problem}`);
+  const option = field.split(/[.[]/, 1)[0];
+  alert(aqmDiag, 'warn', `${caller}:${option}`, `${caller}: \`${field}\` ${problem}`);
 }
 
 function fail(field: string, expectation: string, value: unknown): never {
