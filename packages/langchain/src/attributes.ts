@@ -1,7 +1,7 @@
 /**
  * Attribute names and values the handler writes: the OpenTelemetry GenAI semantic conventions
  * (message content as JSON strings), plus `aqm.retrieval.documents`, which `@aqm/otel` reads as
- * the trace's retrieved context.
+ * the trace's retrieved context, and `aqm.tags` / `aqm.metadata.*` for the runs' tags and metadata.
  */
 export const ATTR = {
   operationName: 'gen_ai.operation.name',
@@ -27,6 +27,10 @@ export const ATTR = {
   errorType: 'error.type',
   sessionId: 'session.id',
   userId: 'user.id',
+  /** The run's LangChain tags (a string array), merged over the trace by `@aqm/otel`. */
+  aqmTags: 'aqm.tags',
+  /** One of the run's LangChain metadata entries: `aqm.metadata.<key>`. */
+  aqmMetadataPrefix: 'aqm.metadata.',
 } as const;
 
 /** Values of `gen_ai.operation.name`, one per kind of LangChain run. */

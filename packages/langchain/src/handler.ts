@@ -86,14 +86,14 @@ export class AqmCallbackHandler extends BaseCallbackHandler {
     runId: string,
     parentRunId?: string,
     extraParams?: Record<string, unknown>,
-    _tags?: string[],
+    tags?: string[],
     metadata?: Record<string, unknown>,
   ): void {
     guard('handleChatModelStart', () =>
       this.#runs.start(
         runId,
         parentRunId,
-        metadata,
+        { metadata, tags },
         chatModelStart(llm, messages, extraParams, metadata, this.#options),
       ),
     );
@@ -111,14 +111,14 @@ export class AqmCallbackHandler extends BaseCallbackHandler {
     runId: string,
     parentRunId?: string,
     extraParams?: Record<string, unknown>,
-    _tags?: string[],
+    tags?: string[],
     metadata?: Record<string, unknown>,
   ): void {
     guard('handleLLMStart', () =>
       this.#runs.start(
         runId,
         parentRunId,
-        metadata,
+        { metadata, tags },
         llmStart(llm, prompts, extraParams, metadata, this.#options),
       ),
     );
@@ -167,7 +167,7 @@ export class AqmCallbackHandler extends BaseCallbackHandler {
     inputs: ChainValues,
     runId: string,
     parentRunId?: string,
-    _tags?: string[],
+    tags?: string[],
     metadata?: Record<string, unknown>,
     runType?: string,
     runName?: string,
@@ -176,7 +176,7 @@ export class AqmCallbackHandler extends BaseCallbackHandler {
       this.#runs.start(
         runId,
         parentRunId,
-        metadata,
+        { metadata, tags },
         chainStart(chain, inputs, runType, runName, this.#options),
       ),
     );
@@ -213,7 +213,7 @@ export class AqmCallbackHandler extends BaseCallbackHandler {
     input: string,
     runId: string,
     parentRunId?: string,
-    _tags?: string[],
+    tags?: string[],
     metadata?: Record<string, unknown>,
     runName?: string,
     toolCallId?: string,
@@ -222,7 +222,7 @@ export class AqmCallbackHandler extends BaseCallbackHandler {
       this.#runs.start(
         runId,
         parentRunId,
-        metadata,
+        { metadata, tags },
         toolStart(tool, input, runName, toolCallId, this.#options),
       ),
     );
@@ -259,12 +259,17 @@ export class AqmCallbackHandler extends BaseCallbackHandler {
     query: string,
     runId: string,
     parentRunId?: string,
-    _tags?: string[],
+    tags?: string[],
     metadata?: Record<string, unknown>,
     name?: string,
   ): void {
     guard('handleRetrieverStart', () =>
-      this.#runs.start(runId, parentRunId, metadata, retrieverStart(retriever, query, name, this.#options)),
+      this.#runs.start(
+        runId,
+        parentRunId,
+        { metadata, tags },
+        retrieverStart(retriever, query, name, this.#options),
+      ),
     );
   }
 

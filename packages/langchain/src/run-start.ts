@@ -162,6 +162,8 @@ export function retrieverStart(
 
 const SESSION_KEYS = ['session_id', 'sessionId', 'thread_id', 'conversation_id'];
 const USER_KEYS = ['user_id', 'userId'];
+/** The metadata keys read as session and user ids (left out of the run's other metadata). */
+export const ID_KEYS: ReadonlySet<string> = new Set([...SESSION_KEYS, ...USER_KEYS]);
 
 /** `session.id` / `user.id` from the run's LangChain metadata (`{ metadata: { session_id, user_id } }`). */
 export function identityAttributes(metadata: unknown): Attributes {

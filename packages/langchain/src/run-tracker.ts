@@ -8,9 +8,16 @@ import { handlerDiag } from './diag.js';
 import { ModelRunSlot } from './model-run-context.js';
 import { type EvictionReason, type OpenRun, OpenRuns } from './open-runs.js';
 import type { ResolvedHandlerOptions } from './options.js';
+import { configAttributes } from './run-config.js';
 import { identityAttributes, type SpanStart } from './run-start.js';
 
 const EVICTION_WARNING_EVERY = 1000;
+
+/** What LangChain hands a run's start callback besides the run itself: its config's metadata and tags. */
+export interface RunConfig {
+  metadata: unknown;
+  tags: unknown;
+}
 
 /** Open runs and their spans, for one handler. */
 export class RunTracker {
@@ -32,19 +39,24 @@ export class RunTracker {
 
   /**
    * Starts a run's span: under its parent run's span when that run is open, else under the span
-   * active now (a root run joins the caller's trace, e.g. an HTTP request's). A root run also gets
-   * `session.id` / `user.id` from its metadata. A run id already open is ignored.
+   * active now (a root run joins the caller's trace, e.g. an HTTP request's). Every run gets its
+   * config's tags and metadata as `aqm.tags` / `aqm.metadata.*`; a root run also gets `session.id` /
+   * `user.id` from its metadata. A run id already open is ignored.
    *
    * @example
-   * tracker.start(runId, parentRunId, metadata, chainStart(serialized, inputs, runType, runName, options));
+   * tracker.start(runId, parentRunId, { metadata, tags }, chainStart(serialized, inputs, runType, runName, options));
    */
-  start(runId: unknown, parentRunId: unknown, metadata: unknown, start: SpanStart): void {
+  start(runId: unknown, parentRunId: unknown, config: RunConfig, start: SpanStart): void {
     if (typeof runId !== 'string' || this.#runs.get(runId) !== undefined) return;
     const parent = typeof parentRunId === 'string' ? this.#runs.get(parentRunId) : undefined;
     const active = context.active();
     const parentContext = parent === undefined ? active : trace.setSpan(active, parent.span);
-    const attributes: Attributes =
-      parent === undefined ? { ...start.attributes, ...identityAttributes(metadata) } : start.attributes;
+    const { metadata, tags } = config;
+    const attributes: Attributes = {
+      ...start.attributes,
+      ...configAttributes(metadata, tags, this.#options.maxValueChars),
+      ...(parent === undefined ? identityAttributes(metadata) : {}),
+    };
     const span = this.#options.tracer.startSpan(start.name, { kind: start.kind, attributes }, parentContext);
     // A chat model's call runs under its run's span from here on (model-run-context.ts).
     const slot = trace.getSpan(active);

@@ -20,6 +20,9 @@ export {
   type TracingSetup,
 } from './register.js';
 export type { DiskStats } from './spill/spill-ledger.js';
+export type { AqmAttributes } from './trace-attributes/check.js';
+export type { AqmMetadataValue } from './trace-attributes/names.js';
+export { withAqmAttributes } from './trace-attributes/scope.js';
 export { type Flushable, withAqmFlush } from './with-aqm-flush.js';
 export {
   type LlmPromptMessage,

@@ -1,4 +1,4 @@
-import { type Span, TraceFlags } from '@opentelemetry/api';
+import { type Context, type Span, TraceFlags } from '@opentelemetry/api';
 import { ACCEPT_LLM_LOG, type LlmLogSink } from './export/llm-log-sink.js';
 import type { AqmStats, Pipeline, PipelineInternals } from './export/pipeline-types.js';
 import { SHUTDOWN_WITHIN, type ShutsDownWithin } from './export/shutdown-within.js';
@@ -7,6 +7,7 @@ import { setsKindAfterStart, startsAsModelCall } from './mapping/model-call-at-s
 import type { AqmOtelOptions } from './options.js';
 import type { ReadableSpan, SpanProcessor } from './sdk-types.js';
 import { createPipeline } from './setup/create-pipeline.js';
+import { STAMPS_AQM_ATTRIBUTES, stampSpan } from './trace-attributes/stamp.js';
 
 /**
  * A `SpanProcessor` to add to any tracer provider, batching included (it is not a wrapper around
@@ -19,6 +20,8 @@ import { createPipeline } from './setup/create-pipeline.js';
  */
 export class AqmSpanProcessor implements SpanProcessor, LlmLogSink, ShutsDownWithin {
   readonly #pipeline: Pipeline;
+  /** @internal It gives starting spans the `withAqmAttributes` values: no other processor needs to. */
+  readonly [STAMPS_AQM_ATTRIBUTES] = true;
 
   /**
    * @param options - connection and knobs; see {@link AqmOtelOptions}. Throws when one of them is
@@ -41,9 +44,11 @@ export class AqmSpanProcessor implements SpanProcessor, LlmLogSink, ShutsDownWit
    * Remembers a span that starts as a model call, or from an instrumentation that sets its kind
    * just after (OpenInference); a few lookups and nothing else for any other span: OpenInference and Traceloop end a call's span only when it succeeds, so a failed
    * call's span never comes to `onEnd`. Its trace waits for it when its root ends, and is recorded
-   * as an error with the span as it is when it never ends. Synchronous, never throws.
+   * as an error with the span as it is when it never ends. Every span also gets the
+   * `withAqmAttributes` values in effect in `parentContext`. Synchronous, never throws.
    */
-  onStart(span: Span): void {
+  onStart(span: Span, parentContext?: Context): void {
+    if (parentContext !== undefined) stampSpan(span, parentContext);
     try {
       const attributes = (span as Partial<ReadableSpan>).attributes;
       if (attributes === undefined || attributes === null) return;

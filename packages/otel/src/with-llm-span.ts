@@ -1,7 +1,22 @@
-import { type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { aqmDiag } from './diag.js';
 import { ThrottledReporter } from './export/throttled-reporter.js';
 import { describeValue } from './option-checks.js';
+import { type AqmAttributes, checkTraceAttributes } from './trace-attributes/check.js';
+import {
+  aqmSpanAttributes,
+  mergeTraceAttributes,
+  TRACE_ATTRIBUTES_KEY,
+  traceAttributesIn,
+} from './trace-attributes/values.js';
 
 /** A message of a chat prompt. */
 export interface LlmPromptMessage {
@@ -12,8 +27,10 @@ export interface LlmPromptMessage {
 /**
  * What {@link withLlmSpan} records about the call before it runs. Each field may be missing (say
  * read from an unset environment variable): it is then left off the span, and the call still runs.
+ * `userId`, `sessionId`, `metadata` and `tags` (see {@link AqmAttributes}) are checked: a wrong
+ * type rejects with a `TypeError` naming the field, before the call.
  */
-export interface LlmSpanOptions {
+export interface LlmSpanOptions extends AqmAttributes {
   /** Span name. Default `chat {model}`, as the GenAI semantic conventions name chat spans. */
   name?: string | undefined;
   /** The model requested (`gen_ai.request.model`). */
@@ -153,15 +170,37 @@ function llmSpan(span: Span): LlmSpan {
 }
 
 /**
+ * The span's `aqm.*` attributes: its own `userId`, `sessionId`, `metadata` and `tags` over those of
+ * the enclosing `withAqmAttributes` (read here too, so that they need no span processor), and the
+ * context `fn` runs in, which gives the merged values to the spans started inside. Throws a
+ * `TypeError` for a field of the wrong type.
+ */
+function traceScope(options: LlmSpanOptions): { attributes: Attributes; context: Context } {
+  const active = context.active();
+  const given = typeof options === 'object' && options !== null ? options : {};
+  const own = checkTraceAttributes('withLlmSpan', given);
+  const inherited = traceAttributesIn(active);
+  if (Object.keys(own).length === 0) {
+    return { attributes: inherited === undefined ? {} : aqmSpanAttributes(inherited), context: active };
+  }
+  const merged = mergeTraceAttributes(inherited, own);
+  return { attributes: aqmSpanAttributes(merged), context: active.setValue(TRACE_ATTRIBUTES_KEY, merged) };
+}
+
+/**
  * Runs a hand-written LLM call inside an active CLIENT span carrying the GenAI semantic
  * convention attributes, so the call becomes a prompt/response trace. An error thrown by `fn` is
  * recorded on the span (exception, ERROR status, `error.type`) and rethrown; the span always ends.
  * Returns what `fn` returns. `fn` always runs: a span field that is missing or unusable (say
  * `model: process.env.MODEL` with the variable unset) is left off the span, with a `diag` warning
- * naming it. Only an `fn` that is not a function rejects (with a `TypeError`).
+ * naming it. Only an `fn` that is not a function, or a `userId`, `sessionId`, `metadata` or `tags`
+ * of the wrong type, rejects (with a `TypeError`). Those four go on the span as `aqm.user.id`,
+ * `aqm.session.id`, `aqm.metadata.<key>` and `aqm.tags` (over the values of an enclosing
+ * `withAqmAttributes`, which the spans started inside `fn` get too) and reach the record's
+ * `userId`, `sessionId` and `metadata`.
  *
  * @example
- * const answer = await withLlmSpan({ model: 'gpt-4o', provider: 'openai', prompt: question }, async (span) => {
+ * const answer = await withLlmSpan({ model: 'gpt-4o', provider: 'openai', prompt: question, userId: user.id }, async (span) => {
  *   const completion = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: question }] });
  *   const text = completion.choices[0]?.message.content ?? '';
  *   span.setResponse(text).setUsage({ inputTokens: completion.usage?.prompt_tokens, outputTokens: completion.usage?.completion_tokens });
@@ -182,8 +221,10 @@ export async function withLlmSpan<T>(
     setup = { name: 'chat', attributes: { 'gen_ai.operation.name': 'chat' } };
   }
   const { name, attributes } = setup;
+  const scope = traceScope(options);
   const tracer = trace.getTracer('@aqm/otel');
-  return tracer.startActiveSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+  const startOptions = { kind: SpanKind.CLIENT, attributes: { ...attributes, ...scope.attributes } };
+  return tracer.startActiveSpan(name, startOptions, scope.context, async (span) => {
     try {
       return await fn(llmSpan(span));
     } catch (error) {

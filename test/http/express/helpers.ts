@@ -13,7 +13,9 @@ type OtelApi = typeof import('@opentelemetry/api');
 
 export const express = fromExpressPackage('express') as ExpressModule;
 export const express4 = fromExpressPackage('express4') as ExpressModule;
-export const { NodeTracerProvider } = fromExpressPackage('@opentelemetry/sdk-trace-node') as SdkNode;
+export const { BatchSpanProcessor, NodeTracerProvider } = fromExpressPackage(
+  '@opentelemetry/sdk-trace-node',
+) as SdkNode;
 // The API keeps its state on a global, so this copy and the one @aqm/express loads agree.
 export const { SpanKind, trace } = fromExpressPackage('@opentelemetry/api') as OtelApi;
 

@@ -8,6 +8,7 @@ import type { MetadataValue } from './conventions/types.js';
 import { isoOf } from './iso-time.js';
 import type { LlmLogRecord } from './llm-log-record.js';
 import { choosePrompt, type PromptChoice } from './prompt-choice.js';
+import { type AqmTraceValues, aqmTraceValues } from './record-attributes.js';
 import { modelAndProvider, traceResponse } from './record-content.js';
 import { deploymentString, MAX_CONTEXT_ITEMS, traceContext, traceIdentity } from './record-context.js';
 import { traceMetadata } from './record-metadata.js';
@@ -36,6 +37,14 @@ export interface RecordOptions {
 
 /** What a trace whose metadata cannot be read contributes (shared: it is only iterated). */
 const NO_METADATA: ReadonlyMap<string, MetadataValue> = new Map();
+
+/** What a trace whose `aqm.*` attributes cannot be read contributes. */
+const NO_AQM_VALUES: AqmTraceValues = {
+  userId: undefined,
+  sessionId: undefined,
+  metadata: [],
+  tags: undefined,
+};
 
 /** What a trace whose prompt cannot be read contributes. */
 const NO_PROMPT: PromptChoice = { prompt: undefined, wrapping: [] };
@@ -78,7 +87,11 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
   if (usage !== undefined) record.usage = usage;
   const context = withWrapping(documents, wrapping);
   if (context !== undefined) record.context = context.map((item) => sanitizer.clean(item, 'context'));
-  const { sessionId, userId } = traceIdentity(trace);
+  // Values given through @aqm/otel (`aqm.*`) win over the conventions' ids (headers, framework metadata).
+  const ours = attempt(() => aqmTraceValues(trace), NO_AQM_VALUES);
+  const identity = traceIdentity(trace);
+  const sessionId = ours.sessionId ?? identity.sessionId;
+  const userId = ours.userId ?? identity.userId;
   if (sessionId !== undefined) record.sessionId = sanitizer.clean(sessionId, 'sessionId');
   if (userId !== undefined) record.userId = sanitizer.clean(userId, 'userId');
   const environment =
@@ -87,7 +100,7 @@ function assemble(trace: TraceStructure, options: RecordOptions, nowMs: number):
   const appVersion = options.appVersion ?? deploymentString(trace, ['service.version']);
   if (appVersion !== undefined) record.appVersion = sanitizer.truncate(appVersion);
   const metadata: Record<string, string | number | boolean> = {};
-  for (const [key, value] of attempt(() => traceMetadata(trace), NO_METADATA)) {
+  for (const [key, value] of attempt(() => traceMetadata(trace, ours), NO_METADATA)) {
     // Keys travel as text too: repaired (and bounded) like the attribute keys of wire spans.
     metadata[sanitizer.truncate(key)] =
       typeof value === 'string' ? sanitizer.clean(value, `metadata.${key}`) : value;
