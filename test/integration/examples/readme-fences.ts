@@ -86,14 +86,20 @@ function readmesIn(folder: string): string[] {
 /** The packages' READMEs (what npm shows), from the repository root. */
 export const PACKAGE_READMES = readmesIn('packages');
 
-/** Every Markdown file users read code from: the root README, the packages', the examples', docs/. */
+function markdownIn(folder: string): string[] {
+  if (!existsSync(join(ROOT, folder))) return [];
+  return readdirSync(join(ROOT, folder))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join(folder, name));
+}
+
+/** Every Markdown file users read code from: the root README, the packages' (and their docs/), the examples', docs/. */
 export const ALL_READMES = [
   'README.md',
   ...PACKAGE_READMES,
+  ...readdirSync(join(ROOT, 'packages')).flatMap((name) => markdownIn(join('packages', name, 'docs'))),
   ...readmesIn('examples'),
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => join('docs', name)),
+  ...markdownIn('docs'),
 ];
 
 /** Info strings of the blocks that are TypeScript or JavaScript. */

@@ -42,7 +42,12 @@ const blocks: Block[] = fences
   .filter((f) => f.skip === undefined)
   .map((fence, i) => {
     const ts = fence.lang === 'ts' || fence.lang === 'typescript';
-    const ext = `${isCommonJs(fence) ? 'c' : 'm'}${ts ? 'ts' : 'js'}`;
+    // A program is checked as the file it says it is (`// example.mjs`), whatever the fence's language.
+    const named = FILE_LINE.exec(fence.body)?.[1]?.replace(
+      /^.*\.(c|m)?([jt]s)$/,
+      (_, c, l) => `${c ?? 'm'}${l}`,
+    );
+    const ext = named ?? `${isCommonJs(fence) ? 'c' : 'm'}${ts ? 'ts' : 'js'}`;
     const slug = `${fence.readme.replace(/\/README\.md$|\.md$/, '').replace(/\W+/g, '-')}-L${fence.line}`;
     const prelude = fence.prelude === undefined ? '' : `${fence.prelude.code}\n`;
     return {
