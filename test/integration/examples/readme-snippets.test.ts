@@ -5,16 +5,15 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { AqmClient } from '@aqm/client';
 import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importedPackages, linkPackage, packageOf, workspacePackage } from './readme-project.js';
 import { cleanEnv, ROOT, runCommand } from './run-node.js';
 
 /**
@@ -95,21 +94,6 @@ function runFlags(snippet: Snippet): string[] | undefined {
   return said === null ? undefined : (said[1] ?? '').split(' ').filter((flag) => flag !== '');
 }
 
-/** The package a bare import specifier names (`@langchain/core/prompts` → `@langchain/core`). */
-function packageOf(specifier: string): string | undefined {
-  if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
-/** Where the workspace has the packages the programs import: the root's, the packages' and examples' own. */
-const MODULE_DIRS = [
-  join(ROOT, 'node_modules'),
-  ...['packages', 'examples'].flatMap((folder) =>
-    readdirSync(join(ROOT, folder)).map((name) => join(ROOT, folder, name, 'node_modules')),
-  ),
-];
-
 /**
  * A project as a user's would be after `npm install` of what the programs import: its
  * node_modules links each such package (the workspace's built one for @aqm/*), and `aqm` is on PATH.
@@ -123,16 +107,12 @@ function makeProject(snippets: Snippet[]): { dir: string; path: string } {
       const name = flag.startsWith('--') ? undefined : packageOf(flag);
       if (name !== undefined) imports.add(name);
     }
-    for (const m of snippet.code.matchAll(/\bfrom '([^']+)'|\bimport\('([^']+)'\)|\brequire\('([^']+)'\)/g)) {
-      const name = packageOf(m[1] ?? m[2] ?? m[3] ?? '');
-      if (name !== undefined) imports.add(name);
-    }
+    for (const name of importedPackages(snippet.code)) imports.add(name);
   }
   for (const name of imports) {
-    const found = MODULE_DIRS.map((d) => join(d, name)).find((d) => existsSync(join(d, 'package.json')));
+    const found = workspacePackage(name);
     if (found === undefined) throw new Error(`no package ${name} in the workspace for the README programs`);
-    mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
-    symlinkSync(realpathSync(found), join(dir, 'node_modules', name), 'dir');
+    linkPackage(dir, name, found);
   }
   const bin = join(dir, 'bin');
   mkdirSync(bin);
