@@ -21,6 +21,15 @@ export interface AqmRequest {
   route?: unknown;
   /** Request headers, lowercased names. */
   headers: AqmHeaders;
+  /**
+   * Express: the parsed body (`express.json()` and the like), typed `any` as Express's own `Request`
+   * types it unless told otherwise. A capture function whose `req` TypeScript cannot infer from
+   * the route (an inline handler next to it, a middleware made apart from the route) gets this
+   * type, so `req.body.message` compiles there as in the handler. To type it, give the request
+   * type: `aqm<Request<ParamsDictionary, unknown, { message: string }>>({ ... })`.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: the type Express gives an unparsed-for body; `unknown` would break `req.body.x` in capture functions that compile against Express's own Request
+  body?: any;
 }
 
 /** A function whose arguments and result the middleware passes through untouched. */

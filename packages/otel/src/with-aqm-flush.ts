@@ -20,7 +20,11 @@ interface LambdaContextLike {
   getRemainingTimeInMillis?: () => number;
 }
 
-type AnyHandler = (...args: never[]) => unknown;
+// `any[]`, not `never[]`: the handler's parameters are the app's to type. With `never[]`, a handler
+// written without annotations (`async (event) => …`, JavaScript checked by TypeScript) got `never`
+// for `event`, and `event.body` did not compile.
+// biome-ignore lint/suspicious/noExplicitAny: the parameters of any serverless handler, as its runtime calls it
+type AnyHandler = (...args: any[]) => unknown;
 
 /**
  * Wraps a serverless handler (AWS Lambda, Google Cloud Functions, Netlify, any function whose

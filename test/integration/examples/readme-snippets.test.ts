@@ -5,16 +5,15 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { AqmClient } from '@aqm/client';
 import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importedPackages, linkPackage, packageOf, workspacePackage } from './readme-project.js';
 import { cleanEnv, ROOT, runCommand } from './run-node.js';
 
 /**
@@ -30,6 +29,8 @@ interface Snippet {
   code: string;
   /** The `text` block right after the program (alone or after "prints"): its exact output. */
   output: string | undefined;
+  /** Offset of the block in the README. */
+  start: number;
 }
 
 const READMES = [
@@ -42,10 +43,13 @@ const READMES = [
 // Every README program, so that one losing its file-name line (and so its test) fails here.
 const EXPECTED = [
   'README.md check.mjs',
+  'packages/auto/README.md app.mjs',
   'packages/cli/README.md try-it.sh',
   'packages/client/README.md example.mjs',
+  'packages/client/README.md guardrails.mjs',
   'packages/express/README.md app.mjs',
   'packages/fake-llm/README.md example.mjs',
+  'packages/forwarder/README.md forward.mjs',
   'packages/langchain/README.md example.mjs',
   'packages/otel/README.md example.mjs',
   'packages/server/README.md example.mjs',
@@ -70,27 +74,25 @@ function snippetsOf(readme: string): Snippet[] {
     const next = fences[i + 1];
     const between = next === undefined ? undefined : text.slice(fence.end, next.start).trim();
     const output = next?.lang === 'text' && (between === '' || between === 'prints') ? next.body : undefined;
-    snippets.push({ readme, file, code: fence.body, output });
+    snippets.push({ readme, file, code: fence.body, output, start: fence.start });
   });
   return snippets;
 }
 
 const SNIPPETS = READMES.flatMap(snippetsOf);
 
-/** The package a bare import specifier names (`@langchain/core/prompts` → `@langchain/core`). */
-function packageOf(specifier: string): string | undefined {
-  if (specifier.startsWith('.') || specifier.startsWith('node:')) return undefined;
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+/**
+ * How the README says to run a program: `node app.mjs`, or with preload flags
+ * (`node --import @aqm/auto/register app.mjs`); the flags, or undefined when it does not say.
+ */
+function runFlags(snippet: Snippet): string[] | undefined {
+  const runner = snippet.file.endsWith('.sh') ? 'sh' : 'node';
+  const file = snippet.file.replace('.', '\\.');
+  const said = new RegExp(`\\b${runner}((?: --(?:import|require) [\\w@/.-]+)*) ${file}\\b`).exec(
+    readFileSync(join(ROOT, snippet.readme), 'utf8'),
+  );
+  return said === null ? undefined : (said[1] ?? '').split(' ').filter((flag) => flag !== '');
 }
-
-/** Where the workspace has the packages the programs import: the root's, the packages' and examples' own. */
-const MODULE_DIRS = [
-  join(ROOT, 'node_modules'),
-  ...['packages', 'examples'].flatMap((folder) =>
-    readdirSync(join(ROOT, folder)).map((name) => join(ROOT, folder, name, 'node_modules')),
-  ),
-];
 
 /**
  * A project as a user's would be after `npm install` of what the programs import: its
@@ -99,17 +101,18 @@ const MODULE_DIRS = [
 function makeProject(snippets: Snippet[]): { dir: string; path: string } {
   const dir = mkdtempSync(join(tmpdir(), 'aqm-readme-'));
   const imports = new Set<string>();
-  for (const { code } of snippets) {
-    for (const m of code.matchAll(/\bfrom '([^']+)'|\bimport\('([^']+)'\)|\brequire\('([^']+)'\)/g)) {
-      const name = packageOf(m[1] ?? m[2] ?? m[3] ?? '');
+  for (const snippet of snippets) {
+    // A preloaded package (`--import @aqm/auto/register`) is installed as the README says, too.
+    for (const flag of runFlags(snippet) ?? []) {
+      const name = flag.startsWith('--') ? undefined : packageOf(flag);
       if (name !== undefined) imports.add(name);
     }
+    for (const name of importedPackages(snippet.code)) imports.add(name);
   }
   for (const name of imports) {
-    const found = MODULE_DIRS.map((d) => join(d, name)).find((d) => existsSync(join(d, 'package.json')));
+    const found = workspacePackage(name);
     if (found === undefined) throw new Error(`no package ${name} in the workspace for the README programs`);
-    mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
-    symlinkSync(realpathSync(found), join(dir, 'node_modules', name), 'dir');
+    linkPackage(dir, name, found);
   }
   const bin = join(dir, 'bin');
   mkdirSync(bin);
@@ -153,16 +156,17 @@ describe('README programs, run as written, twice in a row', () => {
   it.each(SNIPPETS.map((s) => [`${s.readme} ${s.file}`, s] as const))(
     '%s',
     async (_name, snippet) => {
-      const readme = readFileSync(join(ROOT, snippet.readme), 'utf8');
       const runner = snippet.file.endsWith('.sh') ? 'sh' : 'node';
-      // The README says how to run it, with the file name the program's first line gives.
-      expect(readme).toContain(`${runner} ${snippet.file}`);
+      // The README says how to run it, with the file name the program's first line gives, and
+      // with the preload flags it gives (`node --import @aqm/auto/register app.mjs`).
+      const flags = runFlags(snippet);
+      expect(flags, `${snippet.readme} does not say \`${runner} ${snippet.file}\``).toBeDefined();
       const dir = mkdtempSync(join(project.dir, 'run-'));
       // A folder of its own (files it writes stay apart) inside the project: node_modules is found above.
       writeFileSync(join(dir, snippet.file), snippet.code);
       // `sh -e`: a command of the script that fails fails the run, not only the last one.
       const [command, args]: [string, string[]] =
-        runner === 'sh' ? ['sh', ['-e', snippet.file]] : [process.execPath, [snippet.file]];
+        runner === 'sh' ? ['sh', ['-e', snippet.file]] : [process.execPath, [...(flags ?? []), snippet.file]];
       for (const attempt of ['first', 'second']) {
         const run = await runCommand(command, args, { cwd: dir, env, timeoutMs: RUN_TIMEOUT_MS });
         const context = `${attempt} run of ${snippet.readme} ${snippet.file}:\n${run.stdout}\n${run.stderr}`;
@@ -174,4 +178,34 @@ describe('README programs, run as written, twice in a row', () => {
     },
     2 * RUN_TIMEOUT_MS + 5_000,
   );
+});
+
+/** Longest quickstart program, in lines, that a package README may open with. */
+const QUICKSTART_MAX_LINES = 20;
+
+/**
+ * Each package README opens with a quickstart: an install line, then, before any other
+ * TypeScript/JavaScript block, a program of at most 20 lines that the test above runs as written.
+ */
+describe('package READMEs open with a quickstart that runs', () => {
+  const packageReadmes = READMES.filter((readme) => readme.startsWith('packages'));
+
+  it.each(packageReadmes)('%s', (readme) => {
+    const text = readFileSync(join(ROOT, readme), 'utf8');
+    const program = SNIPPETS.find((s) => s.readme === readme);
+    expect(program, `${readme} has no program the README test runs`).toBeDefined();
+    if (program === undefined) return;
+    const before = text.slice(0, program.start);
+    // Nothing but prose, shell and output blocks before it: the first code a reader meets is the program.
+    const earlierCode = [...before.matchAll(FENCE)].filter((m) =>
+      /^(ts|js|typescript|javascript)$/.test(m[1] ?? ''),
+    );
+    expect(
+      earlierCode.map((m) => m[0].split('\n')[1]),
+      `${readme}: code before the quickstart`,
+    ).toEqual([]);
+    expect(before, `${readme}: no install line before the quickstart`).toMatch(/\bnpm install\b|\bnpx\b/);
+    const lines = program.code.replace(/\n$/, '').split('\n').length;
+    expect(lines, `${readme} ${program.file}: ${lines} lines`).toBeLessThanOrEqual(QUICKSTART_MAX_LINES);
+  });
 });
