@@ -35,6 +35,7 @@ export { applicationRoutesMissing } from './application-routes.js';
 export { normalizeBaseUrl } from './base-url.js';
 export { AqmClient } from './client.js';
 export type { DateInput } from './dates.js';
+export { createEnvDispatcher, type ProxyEnvironment, readProxyEnvironment } from './env-proxy.js';
 export { errorFromResponse, type ResponseHeaders } from './error-factory.js';
 export {
   AqmApiError,

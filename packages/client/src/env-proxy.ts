@@ -1,0 +1,109 @@
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { describeUrl } from './base-url.js';
+
+/**
+ * The proxies the standard variables name, as undici's `EnvHttpProxyAgent` reads them: the
+ * lowercase form first (`http_proxy`, then `HTTP_PROXY`; `https_proxy`, then `HTTPS_PROXY`). An
+ * unusable value is left out and described in `problems`, which name the variable and never show
+ * the URL's credentials. `NO_PROXY` / `no_proxy` is read by the agent itself, at each request.
+ */
+export interface ProxyEnvironment {
+  /** Proxy of `http:` targets (`http_proxy` / `HTTP_PROXY`), when set and usable. */
+  httpProxy: string | undefined;
+  /** Proxy of `https:` targets (`https_proxy` / `HTTPS_PROXY`); undici falls back to `httpProxy`. */
+  httpsProxy: string | undefined;
+  /** One sentence per variable set to something that is not a proxy URL. */
+  problems: string[];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The variable undici would take, and its value (`??`, as undici: an empty lowercase one wins). */
+function pick(env: Env, lower: string, upper: string): { name: string; value: string } | undefined {
+  const value = env[lower] ?? env[upper];
+  if (value === undefined || value.trim() === '') return undefined;
+  return { name: env[lower] !== undefined ? lower : upper, value: value.trim() };
+}
+
+/** The URL to hand to undici, or the reason it cannot be used. `host:port` means `http://host:port`, as in curl. */
+function checkProxyUrl(name: string, value: string): { url: string } | { problem: string } {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  const refuse = (why: string) => ({
+    problem: `${name} is not used: ${why}, got ${describeUrl(value)}; requests go out directly`,
+  });
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return refuse('expected a proxy URL such as http://proxy.example:3128');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return refuse(`expected an http: or https: proxy URL, not ${url.protocol}`);
+  }
+  if (url.hostname === '') return refuse('the proxy URL has no host');
+  return { url: url.href };
+}
+
+/**
+ * Reads `HTTPS_PROXY`, `HTTP_PROXY` (and their lowercase forms) from `env` and checks them.
+ * Exported so that packages reading their configuration from the environment can refuse a bad
+ * proxy up front with their own warning, as they do for `AQM_BASE_URL`.
+ * @example
+ * ```ts
+ * readProxyEnvironment({ HTTPS_PROXY: 'http://user:secret@proxy.corp:3128' });
+ * // { httpProxy: undefined, httpsProxy: 'http://user:secret@proxy.corp:3128/', problems: [] }
+ * ```
+ */
+export function readProxyEnvironment(env: Env = process.env): ProxyEnvironment {
+  const problems: string[] = [];
+  const read = (lower: string, upper: string): string | undefined => {
+    const set = pick(env, lower, upper);
+    if (set === undefined) return undefined;
+    const checked = checkProxyUrl(set.name, set.value);
+    if ('url' in checked) return checked.url;
+    problems.push(checked.problem);
+    return undefined;
+  };
+  return {
+    httpProxy: read('http_proxy', 'HTTP_PROXY'),
+    httpsProxy: read('https_proxy', 'HTTPS_PROXY'),
+    problems,
+  };
+}
+
+/** Problems already said in this process: a client per request must not repeat the line. */
+const said = new Set<string>();
+
+function warnOnce(problem: string): void {
+  if (said.has(problem)) return;
+  said.add(problem);
+  // A warning, not a throw: the app goes on, its requests go out without the proxy.
+  process.emitWarning(`@aqm/client: ${problem}`, { code: 'AQM_PROXY_ENV' });
+}
+
+/**
+ * The dispatcher a client uses when none is passed: a plain keep-alive `Agent`, or, when
+ * `HTTP_PROXY` / `HTTPS_PROXY` (or lowercase) is set, undici's `EnvHttpProxyAgent`, which sends
+ * through the proxy (a CONNECT tunnel, for `http:` targets too) and honours `NO_PROXY` (host
+ * names, `.suffix`, `host:port`, `*`). `agentOptions` go to every agent it makes (e.g. a
+ * `connect` function). A variable set to something unusable gives one warning naming it, and
+ * that proxy is not used.
+ * @example
+ * ```ts
+ * const dispatcher = createEnvDispatcher({ keepAliveTimeout: 10_000 });
+ * ```
+ */
+export function createEnvDispatcher(
+  agentOptions: EnvHttpProxyAgent.Options = {},
+  env: Env = process.env,
+): Dispatcher {
+  const proxy = readProxyEnvironment(env);
+  for (const problem of proxy.problems) warnOnce(problem);
+  if (proxy.httpProxy === undefined && proxy.httpsProxy === undefined) return new Agent(agentOptions);
+  // Empty strings, not undefined: undici would otherwise read the variables again, bad ones included.
+  return new EnvHttpProxyAgent({
+    ...agentOptions,
+    httpProxy: proxy.httpProxy ?? '',
+    httpsProxy: proxy.httpsProxy ?? '',
+  });
+}
