@@ -28,19 +28,17 @@ function pick(env: Env, lower: string, upper: string): { name: string; value: st
 /** The URL to hand to undici, or the reason it cannot be used. `host:port` means `http://host:port`, as in curl. */
 function checkProxyUrl(name: string, value: string): { url: string } | { problem: string } {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
-  const refuse = (why: string) => ({
-    problem: `${name} is not used: ${why}, got ${describeUrl(value)}; requests go out directly`,
-  });
+  const refuse = (why: string) => ({ problem: `${name} ${why}, got ${describeUrl(value)}` });
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    return refuse('expected a proxy URL such as http://proxy.example:3128');
+    return refuse('must be a proxy URL such as http://proxy.example:3128');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return refuse(`expected an http: or https: proxy URL, not ${url.protocol}`);
+    return refuse(`must be an http: or https: proxy URL, not ${url.protocol}`);
   }
-  if (url.hostname === '') return refuse('the proxy URL has no host');
+  if (url.hostname === '') return refuse('must name the proxy host');
   return { url: url.href };
 }
 
@@ -78,7 +76,9 @@ function warnOnce(problem: string): void {
   if (said.has(problem)) return;
   said.add(problem);
   // A warning, not a throw: the app goes on, its requests go out without the proxy.
-  process.emitWarning(`@aqm/client: ${problem}`, { code: 'AQM_PROXY_ENV' });
+  process.emitWarning(`@aqm/client: ${problem}; that proxy is not used, requests go out directly`, {
+    code: 'AQM_PROXY_ENV',
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type AqmClient, normalizeBaseUrl } from '@aqm/client';
+import { type AqmClient, normalizeBaseUrl, readProxyEnvironment } from '@aqm/client';
 import { describeValue, optionLabel } from './option-checks.js';
 import type { ApplicationIdLookup } from './options.js';
 
@@ -182,6 +182,13 @@ export function resolveConnection(raw: ConnectionInput, env: Env): Connection {
         ? undefined
         : baseUrlProblem(baseUrl, optionLabel('baseUrl', 'AQM_BASE_URL'), allowInsecureHttp);
     if (problem !== undefined) problems.invalid.push(redacted(problem, apiKey));
+  }
+  // The client made here honours HTTP(S)_PROXY; one it cannot use turns the component off like a
+  // bad AQM_BASE_URL (going out directly would fail, or bypass the network's policy, in silence).
+  if (client === undefined) {
+    for (const problem of readProxyEnvironment(env).problems) {
+      problems.invalid.push(redacted(problem, apiKey));
+    }
   }
   let id = applicationId;
   if (id === undefined) {

@@ -68,11 +68,13 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
  * Starts a forward proxy on a free loopback port: CONNECT tunnels (how undici sends through a
  * proxy, for http: targets too) and absolute-form requests (how curl and Node's own proxy support
  * send plain http), each counted; only loopback targets are reached (others get 502). With `credentials`, a request without the right
- * `Proxy-Authorization` is answered 407.
+ * `Proxy-Authorization` is answered 407. `port`: a port known in advance (a proxy that was down and comes up).
  * @example
  * const proxy = await startLocalProxy({ credentials: { user: 'u', password: 'p' } });
  */
-export async function startLocalProxy(options: { credentials?: ProxyCredentials } = {}): Promise<LocalProxy> {
+export async function startLocalProxy(
+  options: { credentials?: ProxyCredentials; port?: number } = {},
+): Promise<LocalProxy> {
   const requests: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
   const record = (req: IncomingMessage, target: string): boolean => {
@@ -122,7 +124,7 @@ export async function startLocalProxy(options: { credentials?: ProxyCredentials 
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const auth = options.credentials
     ? `${encodeURIComponent(options.credentials.user)}:${encodeURIComponent(options.credentials.password)}@`
