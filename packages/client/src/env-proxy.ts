@@ -1,6 +1,16 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { describeUrl } from './base-url.js';
 
+/** One proxy named by the environment. */
+export interface ProxySetting {
+  /** The variable it came from, e.g. `HTTPS_PROXY` or `http_proxy`. */
+  variable: string;
+  /** The proxy URL as undici gets it, credentials included: never print it. */
+  url: string;
+  /** The URL as messages may show it: without credentials. */
+  shown: string;
+}
+
 /**
  * The proxies the standard variables name, as undici's `EnvHttpProxyAgent` reads them: the
  * lowercase form first (`http_proxy`, then `HTTP_PROXY`; `https_proxy`, then `HTTPS_PROXY`). An
@@ -9,9 +19,9 @@ import { describeUrl } from './base-url.js';
  */
 export interface ProxyEnvironment {
   /** Proxy of `http:` targets (`http_proxy` / `HTTP_PROXY`), when set and usable. */
-  httpProxy: string | undefined;
-  /** Proxy of `https:` targets (`https_proxy` / `HTTPS_PROXY`); undici falls back to `httpProxy`. */
-  httpsProxy: string | undefined;
+  http: ProxySetting | undefined;
+  /** Proxy of `https:` targets (`https_proxy` / `HTTPS_PROXY`); undici falls back to `http`. */
+  https: ProxySetting | undefined;
   /** One sentence per variable set to something that is not a proxy URL. */
   problems: string[];
 }
@@ -42,31 +52,34 @@ function checkProxyUrl(name: string, value: string): { url: string } | { problem
   return { url: url.href };
 }
 
+function shownProxy(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.origin;
+}
+
 /**
  * Reads `HTTPS_PROXY`, `HTTP_PROXY` (and their lowercase forms) from `env` and checks them.
  * Exported so that packages reading their configuration from the environment can refuse a bad
  * proxy up front with their own warning, as they do for `AQM_BASE_URL`.
  * @example
  * ```ts
- * readProxyEnvironment({ HTTPS_PROXY: 'http://user:secret@proxy.corp:3128' });
- * // { httpProxy: undefined, httpsProxy: 'http://user:secret@proxy.corp:3128/', problems: [] }
+ * readProxyEnvironment({ HTTPS_PROXY: 'http://user:secret@proxy.corp:3128' }).https;
+ * // { variable: 'HTTPS_PROXY', url: 'http://user:secret@proxy.corp:3128/', shown: 'http://proxy.corp:3128' }
  * ```
  */
 export function readProxyEnvironment(env: Env = process.env): ProxyEnvironment {
   const problems: string[] = [];
-  const read = (lower: string, upper: string): string | undefined => {
+  const read = (lower: string, upper: string): ProxySetting | undefined => {
     const set = pick(env, lower, upper);
     if (set === undefined) return undefined;
     const checked = checkProxyUrl(set.name, set.value);
-    if ('url' in checked) return checked.url;
+    if ('url' in checked) return { variable: set.name, url: checked.url, shown: shownProxy(checked.url) };
     problems.push(checked.problem);
     return undefined;
   };
-  return {
-    httpProxy: read('http_proxy', 'HTTP_PROXY'),
-    httpsProxy: read('https_proxy', 'HTTPS_PROXY'),
-    problems,
-  };
+  return { http: read('http_proxy', 'HTTP_PROXY'), https: read('https_proxy', 'HTTPS_PROXY'), problems };
 }
 
 /** Problems already said in this process: a client per request must not repeat the line. */
@@ -99,11 +112,11 @@ export function createEnvDispatcher(
 ): Dispatcher {
   const proxy = readProxyEnvironment(env);
   for (const problem of proxy.problems) warnOnce(problem);
-  if (proxy.httpProxy === undefined && proxy.httpsProxy === undefined) return new Agent(agentOptions);
+  if (proxy.http === undefined && proxy.https === undefined) return new Agent(agentOptions);
   // Empty strings, not undefined: undici would otherwise read the variables again, bad ones included.
   return new EnvHttpProxyAgent({
     ...agentOptions,
-    httpProxy: proxy.httpProxy ?? '',
-    httpsProxy: proxy.httpsProxy ?? '',
+    httpProxy: proxy.http?.url ?? '',
+    httpsProxy: proxy.https?.url ?? '',
   });
 }

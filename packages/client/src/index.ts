@@ -35,7 +35,12 @@ export { applicationRoutesMissing } from './application-routes.js';
 export { normalizeBaseUrl } from './base-url.js';
 export { AqmClient } from './client.js';
 export type { DateInput } from './dates.js';
-export { createEnvDispatcher, type ProxyEnvironment, readProxyEnvironment } from './env-proxy.js';
+export {
+  createEnvDispatcher,
+  type ProxyEnvironment,
+  type ProxySetting,
+  readProxyEnvironment,
+} from './env-proxy.js';
 export { errorFromResponse, type ResponseHeaders } from './error-factory.js';
 export {
   AqmApiError,
