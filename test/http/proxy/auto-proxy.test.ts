@@ -73,6 +73,7 @@ describe('node --import @aqm/auto/register behind a proxy named by HTTP_PROXY', 
     expect(id).toBeDefined();
     expect(await stack.traces(id as string)).toHaveLength(2);
     // Its kept-alive tunnel does not hold the app: it ends well within the flush bound.
+    console.info(`[auto via proxy] exit ${exitHoldMs(run)} ms after the app's work`);
     expect(exitHoldMs(run), run.stderr).toBeLessThan(DOCUMENTED_BOUND_MS);
   });
 
@@ -84,7 +85,7 @@ describe('node --import @aqm/auto/register behind a proxy named by HTTP_PROXY', 
     ['silent (never answers the CONNECT)', silentProxy],
   ] as const)(
     'a proxy %s: the app ends within AQM_FLUSH_TIMEOUT_MS, saying its traces were not delivered',
-    async (_label, start) => {
+    async (label, start) => {
       const bad = await start();
       try {
         const run = await runApp(
@@ -94,6 +95,7 @@ describe('node --import @aqm/auto/register behind a proxy named by HTTP_PROXY', 
         );
         expect(run.code, run.stderr).toBe(0);
         expect(lastJsonLine<{ answers: string[] }>(run).answers).toHaveLength(2);
+        console.info(`[auto, proxy ${label}] exit ${exitHoldMs(run)} ms after the app's work`);
         expect(exitHoldMs(run), run.stderr).toBeLessThan(DOCUMENTED_BOUND_MS + LOAD_MARGIN_MS);
         expect(run.stderr).toMatch(/trace\(s\) were (not delivered before|lost at) shutdown/);
         expect(run.stderr).not.toContain(stack.env().AQM_API_KEY);

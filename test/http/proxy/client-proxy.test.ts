@@ -1,6 +1,8 @@
 import { inspect } from 'node:util';
-import { AqmClient, AqmConnectionError, createEnvDispatcher } from '@aqm/client';
+import { AqmClient, AqmConnectionError } from '@aqm/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+// undici is a dependency of @aqm/client, not of the repository's root.
+import { Agent } from '../../../packages/client/node_modules/undici/index.js';
 import { rejection, type Service, startService } from '../client/helpers.js';
 import { closedPort, hostPortOf, type LocalProxy, startLocalProxy } from './helpers/local-proxy.js';
 
@@ -82,8 +84,7 @@ describe('AqmClient behind a proxy named by the environment', () => {
 
   it('a dispatcher passed in code wins over the variables', async () => {
     proxyEnv({ HTTP_PROXY: `http://127.0.0.1:${await closedPort()}` });
-    // A plain Agent (no variable in the environment it is given).
-    const agent = createEnvDispatcher({}, {});
+    const agent = new Agent();
     try {
       await service.clientWith({ dispatcher: agent }).metrics.eval();
     } finally {
