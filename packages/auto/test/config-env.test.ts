@@ -169,6 +169,17 @@ describe('readAutoConfig', () => {
     );
   });
 
+  it('turns off on a proxy variable that is not a proxy URL, naming it, without its password or the key', () => {
+    const warning = warningOf({ ...BASE, https_proxy: `http://u:pw-${KEY}@[bad` });
+    expect(warning).toMatch(/^https_proxy must be a proxy URL such as http:\/\/proxy\.example:3128, got /);
+    expect(warning).toContain('so no LLM trace is sent');
+    expect(warning).not.toContain('pw-');
+    expect(warning).not.toContain('DO-NOT');
+    expect(readAutoConfig({ ...BASE, HTTPS_PROXY: 'http://proxy.corp:3128', NO_PROXY: '*' }).kind).toBe(
+      'enabled',
+    );
+  });
+
   it('never puts the API key in a warning', () => {
     const warnings = [
       warningOf({ ...BASE, AQM_BASE_URL: KEY }),

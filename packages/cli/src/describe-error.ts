@@ -9,9 +9,11 @@ import {
   AqmServerError,
   AqmTimeoutError,
   AqmValidationError,
+  type ProxySetting,
   redactSecretInText,
 } from '@aqm/client';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
+import { describeProxyFailure } from './proxy-failure.js';
 import { CliFailure } from './usage-error.js';
 
 /** What to print for a failed command, and the exit code. */
@@ -24,6 +26,8 @@ export interface ErrorReport {
 /** What the error description may mention of the command's context. */
 export interface ErrorContext {
   baseUrl?: string | undefined;
+  /** The proxy requests to the base URL go through (`HTTPS_PROXY` / `HTTP_PROXY`), if any. */
+  proxy?: ProxySetting | undefined;
 }
 
 function serviceSaid(err: AqmApiError): string {
@@ -121,6 +125,8 @@ export function describeError(err: unknown, context: ErrorContext = {}): ErrorRe
     );
   }
   if (err instanceof AqmConnectionError) {
+    const viaProxy = describeProxyFailure(err, context.proxy, causeCode(err));
+    if (viaProxy !== undefined) return service(viaProxy);
     return service(
       `Could not reach ${where} (${causeCode(err)}). Check --base-url or AQM_BASE_URL and that the service is running.`,
     );

@@ -41,7 +41,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<Exi
       io.stderr.write('aqm: interrupted.\n');
       return EXIT_CODES.interrupted;
     }
-    const report = describeError(err, { baseUrl: session.baseUrl });
+    const report = describeError(err, { baseUrl: session.baseUrl, proxy: session.proxy });
     const [first = '', ...details] = report.lines.map((line) => redact(line, session.secret));
     io.stderr.write(`aqm: ${first}\n`);
     for (const line of details) io.stderr.write(`${line}\n`);

@@ -1,4 +1,4 @@
-import { AqmClient } from '@aqm/client';
+import { AqmClient, createEnvDispatcher, type ProxySetting, readProxyEnvironment } from '@aqm/client';
 import type { Command } from 'commander';
 import type { CliIo } from './io.js';
 import { Output } from './render/output.js';
@@ -21,6 +21,8 @@ export class Session {
   readonly #csi: string | undefined;
   #config: ServiceConfig | undefined;
   #client: AqmClient | undefined;
+  #dispatcher: ReturnType<typeof createEnvDispatcher> | undefined;
+  #proxy: ProxySetting | undefined;
   #output: Output | undefined;
 
   /** `csi`: what the palette writes for `ESC[` (the screen guard's marker when `io` is guarded). */
@@ -32,6 +34,11 @@ export class Session {
   /** The base URL in use, once the client accepted it (for error messages): never credentials or a query. */
   get baseUrl(): string | undefined {
     return this.#client?.baseUrl;
+  }
+
+  /** The proxy requests to the base URL go through (`HTTPS_PROXY` / `HTTP_PROXY`), if any. */
+  get proxy(): ProxySetting | undefined {
+    return this.#proxy;
   }
 
   /** The API key in use, once known: only to redact it from what is printed. */
@@ -62,7 +69,16 @@ export class Session {
     if (this.#client === undefined) {
       const flags = command.optsWithGlobals<GlobalFlags>();
       this.#config = resolveServiceConfig(flags, this.io.env);
-      this.#client = new AqmClient({ ...this.#config, userAgent: 'aqm-cli' });
+      // The proxy variables of the io's environment (the process's, for the bin); a bad one is a
+      // configuration error, as a bad AQM_BASE_URL is.
+      const proxies = readProxyEnvironment(this.io.env);
+      if (proxies.problems.length > 0) throw new TypeError(proxies.problems.join('; '));
+      const dispatcher = createEnvDispatcher({ keepAliveTimeout: 10_000 }, this.io.env);
+      this.#dispatcher = dispatcher;
+      this.#client = new AqmClient({ ...this.#config, userAgent: 'aqm-cli', dispatcher });
+      this.#proxy = this.#client.baseUrl.startsWith('https:')
+        ? (proxies.https ?? proxies.http)
+        : proxies.http;
     }
     return this.#client;
   }
@@ -75,5 +91,6 @@ export class Session {
   /** Closes the client's connections, so the process can exit. */
   async close(): Promise<void> {
     await this.#client?.close();
+    await this.#dispatcher?.close();
   }
 }

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createEnvDispatcher } from './env-proxy.js';
 import { CLOCK, type WithClock } from './internals.js';
 import { type AqmClientOptions, resolveClientOptions } from './options.js';
 import { Requester } from './requester.js';
@@ -50,8 +51,8 @@ export class AqmClient {
   readonly metrics: MetricsResource;
 
   readonly #requester: Requester;
-  /** The Agent this client created and so must close; `undefined` with a caller's dispatcher. */
-  readonly #ownAgent: Agent | undefined;
+  /** The dispatcher this client created and so must close; `undefined` with a caller's dispatcher. */
+  readonly #ownAgent: Dispatcher | undefined;
   #closing: Promise<void> | undefined;
 
   /**
@@ -66,8 +67,9 @@ export class AqmClient {
   constructor(options: AqmClientOptions = {}) {
     const resolved = resolveClientOptions(options);
     this.baseUrl = resolved.baseUrl;
-    this.#ownAgent = resolved.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
-    const dispatcher: Dispatcher = resolved.dispatcher ?? (this.#ownAgent as Agent);
+    // A caller's dispatcher wins; else HTTP(S)_PROXY / NO_PROXY are honoured (see createEnvDispatcher).
+    this.#ownAgent = resolved.dispatcher ? undefined : createEnvDispatcher({ keepAliveTimeout: 10_000 });
+    const dispatcher: Dispatcher = resolved.dispatcher ?? (this.#ownAgent as Dispatcher);
     this.#requester = new Requester(resolved, dispatcher, clockFrom(options));
     this.applications = new ApplicationsResource(this.#requester);
     this.monitoring = new MonitoringResource(this.#requester);

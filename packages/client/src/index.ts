@@ -41,6 +41,7 @@ export { applicationRoutesMissing } from './application-routes.js';
 export { normalizeBaseUrl } from './base-url.js';
 export { AqmClient } from './client.js';
 export type { DateInput } from './dates.js';
+export { createEnvDispatcher } from './env-proxy.js';
 export { errorFromResponse, type ResponseHeaders } from './error-factory.js';
 export {
   AqmApiError,
@@ -62,6 +63,7 @@ export {
   findOrCreateApplication,
 } from './find-or-create-application.js';
 export type { AqmClientOptions, RequestOptions } from './options.js';
+export { type ProxyEnvironment, type ProxySetting, readProxyEnvironment } from './proxy-environment.js';
 export { redactSecretInText } from './redact.js';
 export { ApplicationsResource } from './resources/applications.js';
 export { EvaluationsResource } from './resources/evaluations.js';

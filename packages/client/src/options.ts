@@ -33,6 +33,8 @@ export interface AqmClientOptions {
   /**
    * An undici Dispatcher to send requests through instead of the client's own keep-alive Agent
    * (e.g. a `MockAgent` or a proxy agent). The client never closes a dispatcher it did not create.
+   * Without one, the client honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (and their lowercase
+   * forms); with one, those variables are left to it.
    */
   dispatcher?: Dispatcher | undefined;
   /** Put in front of the client's own `user-agent` (`aqm-js/<version> node/<version>`). */

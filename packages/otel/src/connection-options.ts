@@ -1,5 +1,5 @@
 import type { AqmClient } from '@aqm/client';
-import { normalizeBaseUrl } from '@aqm/client/light';
+import { normalizeBaseUrl, readProxyEnvironment } from '@aqm/client/light';
 import { describeValue, optionLabel } from './option-checks.js';
 import type { ApplicationIdLookup } from './options.js';
 
@@ -183,6 +183,13 @@ export function resolveConnection(raw: ConnectionInput, env: Env): Connection {
         ? undefined
         : baseUrlProblem(baseUrl, optionLabel('baseUrl', 'AQM_BASE_URL'), allowInsecureHttp);
     if (problem !== undefined) problems.invalid.push(redacted(problem, apiKey));
+  }
+  // The client made here honours HTTP(S)_PROXY; one it cannot use turns the component off like a
+  // bad AQM_BASE_URL (going out directly would fail, or bypass the network's policy, in silence).
+  if (client === undefined) {
+    for (const problem of readProxyEnvironment(env).problems) {
+      problems.invalid.push(redacted(problem, apiKey));
+    }
   }
   let id = applicationId;
   if (id === undefined) {

@@ -140,6 +140,20 @@ describe('resolveOptions', () => {
     expect(messageOf(() => resolveOptions({ ...connection, [name]: value }, {}))).toBe(expected);
   });
 
+  it('a proxy variable that is not a proxy URL is an EnvironmentConfigError naming it, without its password', () => {
+    const bad = { HTTP_PROXY: 'http://u:pw-secret@[bad' };
+    expect(() => resolveOptions(connection, bad)).toThrow(EnvironmentConfigError);
+    const message = messageOf(() => resolveOptions(connection, bad));
+    expect(message).toMatch(/^HTTP_PROXY must be a proxy URL such as http:\/\/proxy\.example:3128, got /);
+    expect(message).not.toContain('pw-secret');
+    // A client passed in code brings its own dispatcher: the variables are its business.
+    const client = {
+      evaluations: { submitSerialized: async () => ({}) },
+    } as unknown as AqmOtelOptions['client'];
+    expect(() => resolveOptions({ client, applicationId: APP }, bad)).not.toThrow();
+    expect(() => resolveOptions(connection, { HTTPS_PROXY: 'proxy.corp:3128' })).not.toThrow();
+  });
+
   it('names the environment variable a bad value came from', () => {
     expect(
       messageOf(() => resolveOptions({ apiKey: KEY }, { AQM_BASE_URL: 'nope', AQM_APPLICATION_ID: APP })),

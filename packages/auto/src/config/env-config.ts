@@ -1,3 +1,4 @@
+import { readProxyEnvironment } from '@aqm/client';
 import { DiagLogLevel } from '@opentelemetry/api';
 import {
   boundedText,
@@ -78,6 +79,11 @@ function readLogLevel(env: Env): DiagLogLevel | undefined {
   return value === undefined ? undefined : LOG_LEVELS[value.toUpperCase()];
 }
 
+/** A key pasted into the wrong variable would otherwise be shown as that variable's value. */
+function redact(value: string, key: string | undefined): string {
+  return key === undefined ? value : value.replaceAll(key, '[redacted]');
+}
+
 /**
  * Reads and checks the configuration of `@aqm/auto` from environment variables. Never throws:
  * a missing or bad variable gives `off` with one warning naming it (never the API key's value).
@@ -102,6 +108,12 @@ export function readAutoConfig(env: Env): ConfigOutcome {
     if (baseUrl === undefined) return off('AQM_BASE_URL is not set');
     const application = readApplication(env);
     if (application === undefined) return off('Neither AQM_APPLICATION_ID nor AQM_APPLICATION_NAME is set');
+    // Traces go through HTTP(S)_PROXY when set: one that cannot be used turns @aqm/auto off, as a
+    // bad AQM_BASE_URL does (going out directly would fail, or bypass the network's policy).
+    const proxyProblems = readProxyEnvironment(env).problems;
+    if (proxyProblems.length > 0) {
+      return off(redact(proxyProblems.join('; '), apiKey), 'Fix the variable, or set AQM_DISABLED=true.');
+    }
     const capture = flag(env, 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT');
     return {
       kind: 'enabled',
@@ -121,9 +133,10 @@ export function readAutoConfig(env: Env): ConfigOutcome {
     };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    // A key pasted into the wrong variable would otherwise be shown as that variable's value.
     const key = text(env, 'AQM_API_KEY');
-    const hide = (value: string) => (key === undefined ? value : value.replaceAll(key, '[redacted]'));
-    return off(error.describe(hide), 'Fix the variable, or set AQM_DISABLED=true.');
+    return off(
+      error.describe((value) => redact(value, key)),
+      'Fix the variable, or set AQM_DISABLED=true.',
+    );
   }
 }
