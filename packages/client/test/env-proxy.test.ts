@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readProxyEnvironment } from '../src/env-proxy.js';
+import { readProxyEnvironment } from '../src/proxy-environment.js';
 
 describe('readProxyEnvironment', () => {
   it('nothing set: no proxy, no problem', () => {
