@@ -134,6 +134,7 @@ export class AutoSession {
         environment: config.environment,
         appVersion: config.appVersion,
         sampleRate: config.sampleRate,
+        serverless: config.serverless,
         shutdownTimeoutMs: shutdownTimeoutOf(config.flushTimeoutMs),
         // `auto.forceFlush()` is bounded like the exit: what is not delivered by then goes to
         // AQM_PERSIST_DIR, or stays queued (and is said).

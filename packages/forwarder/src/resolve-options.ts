@@ -61,6 +61,11 @@ function fromEnv<T>(value: T | undefined, env: Env, name: string): { value: unkn
   return variable === undefined || variable === '' ? { value: undefined } : { value: variable, envVar: name };
 }
 
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
 function integer(name: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
@@ -242,7 +247,18 @@ export function resolveForwarderOptions(
   }
   // A forwarder is a process of its own serving many apps: larger bounds than the in-app defaults
   // (1000 open, 2048 queued, 32 MiB), still bounded. Given options win.
-  const pipelineOptions: Record<string, unknown> = { ...FORWARDER_PIPELINE_DEFAULTS, ...options };
+  const pipelineOptions: Record<string, unknown> = {
+    ...FORWARDER_PIPELINE_DEFAULTS,
+    // A forwarder is no frozen function: AQM_SERVERLESS (read by the pipeline) is not for it.
+    serverless: false,
+    // Resolved here, not by each pipeline: an application named by a resource gets a folder of its
+    // own under it (see ApplicationRouter), which a folder the pipelines read themselves would not.
+    persistDir: nonBlank(env.AQM_PERSIST_DIR),
+    ...options,
+  };
+  // The rest of the pipeline's variables (AQM_ENVIRONMENT, AQM_SAMPLE_RATE, ...) are read by
+  // `@aqm/otel`'s `resolveOptions`, with the checks of ENV_VARIABLES; given options win.
+  if (pipelineOptions.persistDir === undefined) delete pipelineOptions.persistDir;
   const maxBodyBytes = integer('maxBodyBytes', options.maxBodyBytes, 8 * MIB, 1024, 256 * MIB);
   for (const key of FORWARDER_ONLY_OPTIONS) delete pipelineOptions[key];
   return {
