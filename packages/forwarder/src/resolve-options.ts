@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { type AqmOtelOptions, debugSource } from '@aqm/otel/pipeline';
+import { visibleControls } from '@aqm/wire';
 import { FORWARDER_ONLY_OPTIONS, type ForwarderOptions } from './forwarder-options.js';
 
 type Env = Record<string, string | undefined>;
@@ -48,7 +49,8 @@ function describe(value: unknown): string {
   if (value === null) return '`null`';
   if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
   const text = String(value);
-  return `\`${text.length > 60 ? `${text.slice(0, 60)}…` : text}\` (${typeof value})`;
+  // A value from the environment may hold control characters: shown escaped, never obeyed.
+  return `\`${visibleControls(text.length > 60 ? `${text.slice(0, 60)}…` : text)}\` (${typeof value})`;
 }
 
 function label(name: string, envVar: string | undefined): string {

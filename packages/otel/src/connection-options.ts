@@ -1,4 +1,5 @@
 import { type AqmClient, normalizeBaseUrl } from '@aqm/client';
+import { visibleControls } from '@aqm/wire';
 import { describeValue, optionLabel } from './option-checks.js';
 import type { ApplicationIdLookup } from './options.js';
 
@@ -43,7 +44,8 @@ export class EnvironmentConfigError extends Error {
       parts.push(`${listed(missing)} ${missing.length === 1 ? 'is' : 'are'} not set (nor passed as options)`);
     }
     parts.push(...invalid);
-    super(parts.join('; '));
+    // Values quoted from the environment may hold control characters: shown, never obeyed.
+    super(visibleControls(parts.join('; ')));
   }
 }
 

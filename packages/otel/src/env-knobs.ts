@@ -8,6 +8,7 @@ export interface EnvKnobs {
   appVersion: string | undefined;
   sampleRate: number | undefined;
   serverless: boolean | undefined;
+  persistMode: 'overflow' | 'write-ahead' | undefined;
   /** Each variable set to something unusable, described (the component turns itself off). */
   invalid: string[];
 }
@@ -15,8 +16,8 @@ export interface EnvKnobs {
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * `environment`, `appVersion`, `sampleRate` and `serverless` from `AQM_ENVIRONMENT`,
- * `AQM_APP_VERSION`, `AQM_SAMPLE_RATE` and `AQM_SERVERLESS`, each only when the option was not
+ * `environment`, `appVersion`, `sampleRate`, `serverless` and `persistMode` from `AQM_ENVIRONMENT`,
+ * `AQM_APP_VERSION`, `AQM_SAMPLE_RATE`, `AQM_SERVERLESS` and `AQM_PERSIST_MODE`, each only when the option was not
  * passed in code (the option wins). Never throws: an unusable value is described in `invalid`.
  *
  * @example
@@ -45,6 +46,7 @@ export function readEnvKnobs(raw: Record<string, unknown>, env: Env): EnvKnobs {
     appVersion: read<string>('appVersion', 'AQM_APP_VERSION'),
     sampleRate: read<number>('sampleRate', 'AQM_SAMPLE_RATE'),
     serverless: read<boolean>('serverless', 'AQM_SERVERLESS'),
+    persistMode: read<'overflow' | 'write-ahead'>('persistMode', 'AQM_PERSIST_MODE'),
     invalid,
   };
 }

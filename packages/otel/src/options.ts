@@ -264,7 +264,7 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
     sampleRate: rangeOption('sampleRate', raw.sampleRate, fromEnv.sampleRate ?? 1, 0, 1),
     shouldExport: functionOption<(record: EvaluationTrace) => boolean>('shouldExport', raw.shouldExport),
     serverless: booleanOption('serverless', raw.serverless, fromEnv.serverless ?? false),
-    ...resolvePersistOptions(raw, env),
+    ...resolvePersistOptions(raw, env, fromEnv.persistMode),
   };
   // Passed in code: checked with the knobs. From the environment: after the connection settings, so
   // that their message names every one missing; an unusable value turns the component off too.

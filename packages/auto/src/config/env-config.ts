@@ -18,6 +18,8 @@ export interface AutoConfig {
   sampleRate: number | undefined;
   /** `AQM_SERVERLESS`: traces wait for `forceFlush()` (no timer sends anything). */
   serverless: boolean | undefined;
+  /** `AQM_PERSIST_MODE`: how `AQM_PERSIST_DIR` is used. */
+  persistMode: 'overflow' | 'write-ahead' | undefined;
   /** `OTEL_SERVICE_NAME`: `service.name` of the tracer provider `@aqm/auto` creates. */
   serviceName: string | undefined;
   /** `AQM_FLUSH_TIMEOUT_MS`: longest the process is held at its end (flush and shutdown), and the bound of `forceFlush()`. */
@@ -115,6 +117,7 @@ export function readAutoConfig(env: Env): ConfigOutcome {
         appVersion: shared<string>(env, 'AQM_APP_VERSION'),
         sampleRate: shared<number>(env, 'AQM_SAMPLE_RATE'),
         serverless: shared<boolean>(env, 'AQM_SERVERLESS'),
+        persistMode: shared<'overflow' | 'write-ahead'>(env, 'AQM_PERSIST_MODE'),
         serviceName: text(env, 'OTEL_SERVICE_NAME'),
         flushTimeoutMs: shared<number>(env, 'AQM_FLUSH_TIMEOUT_MS') ?? DEFAULT_FLUSH_TIMEOUT_MS,
         captureContent: capture ?? true,

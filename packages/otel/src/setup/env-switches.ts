@@ -1,3 +1,5 @@
+import { visibleControls } from '@aqm/wire';
+
 /** Why the environment turns `@aqm/otel` off, and what to warn about (if anything). */
 export interface SwitchedOff {
   reason: string;
@@ -24,7 +26,7 @@ export function switchedOff(env: Record<string, string | undefined>): SwitchedOf
   const word = value.toLowerCase();
   if (TRUE_WORDS.has(word)) return { reason: 'AQM_DISABLED is true' };
   if (FALSE_WORDS.has(word)) return undefined;
-  const shown = value.length > 20 ? `${value.slice(0, 20)}…` : value;
+  const shown = visibleControls(value.length > 20 ? `${value.slice(0, 20)}…` : value);
   return {
     reason: 'AQM_DISABLED is not true or false',
     warning: `AQM_DISABLED must be true or false, got \`${shown}\`; taken as true, so no trace is sent.`,
