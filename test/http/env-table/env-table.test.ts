@@ -23,7 +23,11 @@ function tableRow(variable: EnvVariable): string {
 function readmeRows(): string[] {
   const readme = readFileSync(join(repo, 'README.md'), 'utf8');
   const section = readme.split('\n## Environment variables\n')[1]?.split('\n## ')[0] ?? '';
-  return section.split('\n').filter((line) => line.startsWith('| `AQM_'));
+  // Cells compared trimmed: a formatter may pad the columns.
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `AQM_'))
+    .map((line) => line.split(' | ').map((cell) => cell.trim()).join(' | ').replace(/\s+\|$/, ' |'));
 }
 
 /** Every `AQM_*` name the packages' sources mention, less the two that are no variables. */
