@@ -27,7 +27,13 @@ function readmeRows(): string[] {
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `AQM_'))
-    .map((line) => line.split(' | ').map((cell) => cell.trim()).join(' | ').replace(/\s+\|$/, ' |'));
+    .map((line) =>
+      line
+        .split(' | ')
+        .map((cell) => cell.trim())
+        .join(' | ')
+        .replace(/\s+\|$/, ' |'),
+    );
 }
 
 /** Every `AQM_*` name the packages' sources mention, less the two that are no variables. */
