@@ -137,6 +137,8 @@ export class AutoSession {
         environment: config.environment,
         appVersion: config.appVersion,
         sampleRate: config.sampleRate,
+        serverless: config.serverless,
+        persistMode: config.persistMode,
         shutdownTimeoutMs: shutdownTimeoutOf(config.flushTimeoutMs),
         // `auto.forceFlush()` is bounded like the exit: what is not delivered by then goes to
         // AQM_PERSIST_DIR, or stays queued (and is said).
@@ -258,8 +260,10 @@ export class AutoSession {
   async #whenResolved(lookup: Promise<ResolvedApplication>): Promise<AutoStatus> {
     try {
       const { applicationId, warning } = await lookup;
-      // A check cut short by the shutdown (the app is ending) is no news for the app.
-      if (warning !== undefined && this.#shutdownPromise === undefined) warn(warning);
+      // A service that cannot be reached yet is an outage like any other: the pipeline holding the
+      // traces says it once, with the cause and what became of them (after a minute of failures,
+      // or at exit). Said here too, it was the same failure printed twice; a debug line is enough.
+      if (warning !== undefined && this.#shutdownPromise === undefined) diag.debug(`@aqm/auto: ${warning}`);
       return { enabled: true, applicationId };
     } catch (error) {
       if (this.#shutdownPromise !== undefined) return { enabled: false, reason: 'shut down' };

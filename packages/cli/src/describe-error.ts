@@ -55,6 +55,7 @@ function applicationIdOf(path: string): string | undefined {
  */
 function forCliUser(message: string): string {
   return message
+    .replace(/^baseUrl /, 'the base URL (--base-url or AQM_BASE_URL) ')
     .replace(', or set allowInsecureHttp: true', '; plain http is for loopback addresses only')
     .replace('pass the API key as apiKey', 'pass the key with --api-key or AQM_API_KEY');
 }

@@ -81,7 +81,7 @@ describe('runCli without a service', () => {
     const io = memoryIo({ AQM_API_KEY: 'k', AQM_BASE_URL: 'http://aqm.internal:4000/api' });
     expect(await runCli(['apps', 'list'], io)).toBe(2);
     expect(io.err()).toBe(
-      'aqm: Invalid configuration: baseUrl uses plain http to a non-loopback host (aqm.internal), which would send the API key unencrypted; use https; plain http is for loopback addresses only, got "http://aqm.internal:4000/api"\n',
+      'aqm: Invalid configuration: the base URL (--base-url or AQM_BASE_URL) uses plain http to a non-loopback host (aqm.internal), which would send the API key unencrypted; use https; plain http is for loopback addresses only, got "http://aqm.internal:4000/api"\n',
     );
   });
 

@@ -185,7 +185,13 @@ function resolveBaseUrl(value: unknown, env: NodeJS.ProcessEnv, allowInsecureHtt
       'baseUrl is required: pass { baseUrl } (e.g. "http://127.0.0.1:4000/api") or set the AQM_BASE_URL environment variable',
     );
   }
-  return normalizeBaseUrl(raw, allowInsecureHttp);
+  if (value !== undefined) return normalizeBaseUrl(raw, allowInsecureHttp);
+  try {
+    return normalizeBaseUrl(raw, allowInsecureHttp);
+  } catch (error) {
+    // Named, so that the one line says which variable to fix.
+    throw new TypeError(`${(error as Error).message} (from the AQM_BASE_URL environment variable)`);
+  }
 }
 
 /** Applies defaults (including `AQM_API_KEY` / `AQM_BASE_URL` from `env`) and checks every option. */

@@ -23,6 +23,8 @@ Environment:
                          (Authorization: Bearer <token>, or x-api-key)
   AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT   as --max-body-bytes-in-flight
   AQM_DEBUG=1            as --debug (so does OTEL_LOG_LEVEL=debug)
+  AQM_ENVIRONMENT, AQM_APP_VERSION, AQM_SAMPLE_RATE, AQM_PERSIST_DIR, AQM_PERSIST_MODE,
+  AQM_FLUSH_TIMEOUT_MS   as the options of @aqm/otel (a flag wins)
 
 Options:
   --port <n>                   port (default 4318; 0 picks a free one)

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { type AqmOtelOptions, debugSource } from '@aqm/otel/pipeline';
+import { visibleControls } from '@aqm/wire';
 import { FORWARDER_ONLY_OPTIONS, type ForwarderOptions } from './forwarder-options.js';
 
 type Env = Record<string, string | undefined>;
@@ -48,7 +49,8 @@ function describe(value: unknown): string {
   if (value === null) return '`null`';
   if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
   const text = String(value);
-  return `\`${text.length > 60 ? `${text.slice(0, 60)}…` : text}\` (${typeof value})`;
+  // A value from the environment may hold control characters: shown escaped, never obeyed.
+  return `\`${visibleControls(text.length > 60 ? `${text.slice(0, 60)}…` : text)}\` (${typeof value})`;
 }
 
 function label(name: string, envVar: string | undefined): string {
@@ -59,6 +61,11 @@ function fromEnv<T>(value: T | undefined, env: Env, name: string): { value: unkn
   if (value !== undefined) return { value };
   const variable = env[name];
   return variable === undefined || variable === '' ? { value: undefined } : { value: variable, envVar: name };
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
 function integer(name: string, value: unknown, fallback: number, min: number, max: number): number {
@@ -242,7 +249,18 @@ export function resolveForwarderOptions(
   }
   // A forwarder is a process of its own serving many apps: larger bounds than the in-app defaults
   // (1000 open, 2048 queued, 32 MiB), still bounded. Given options win.
-  const pipelineOptions: Record<string, unknown> = { ...FORWARDER_PIPELINE_DEFAULTS, ...options };
+  const pipelineOptions: Record<string, unknown> = {
+    ...FORWARDER_PIPELINE_DEFAULTS,
+    // A forwarder is no frozen function: AQM_SERVERLESS (read by the pipeline) is not for it.
+    serverless: false,
+    // Resolved here, not by each pipeline: an application named by a resource gets a folder of its
+    // own under it (see ApplicationRouter), which a folder the pipelines read themselves would not.
+    persistDir: nonBlank(env.AQM_PERSIST_DIR),
+    ...options,
+  };
+  // The rest of the pipeline's variables (AQM_ENVIRONMENT, AQM_SAMPLE_RATE, ...) are read by
+  // `@aqm/otel`'s `resolveOptions`, with the checks of ENV_VARIABLES; given options win.
+  if (pipelineOptions.persistDir === undefined) delete pipelineOptions.persistDir;
   const maxBodyBytes = integer('maxBodyBytes', options.maxBodyBytes, 8 * MIB, 1024, 256 * MIB);
   for (const key of FORWARDER_ONLY_OPTIONS) delete pipelineOptions[key];
   return {

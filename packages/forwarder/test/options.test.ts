@@ -33,6 +33,7 @@ describe('resolveForwarderOptions', () => {
       maxOpenTraces: 10_000,
       maxQueueTraces: 20_000,
       maxQueueBytes: 128 * 1024 * 1024,
+      serverless: false,
     });
     expect(resolveForwarderOptions({ maxQueueTraces: 5 }, ENV).pipelineOptions.maxQueueTraces).toBe(5);
     expect(resolveForwarderOptions({ applicationName: 'shop' }, ENV).defaultApplication).toEqual({

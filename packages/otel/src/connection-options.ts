@@ -1,5 +1,6 @@
 import type { AqmClient } from '@aqm/client';
 import { normalizeBaseUrl, readProxyEnvironment } from '@aqm/client/light';
+import { visibleControls } from '@aqm/wire/light';
 import { describeValue, optionLabel } from './option-checks.js';
 import type { ApplicationIdLookup } from './options.js';
 
@@ -44,7 +45,8 @@ export class EnvironmentConfigError extends Error {
       parts.push(`${listed(missing)} ${missing.length === 1 ? 'is' : 'are'} not set (nor passed as options)`);
     }
     parts.push(...invalid);
-    super(parts.join('; '));
+    // Values quoted from the environment may hold control characters: shown, never obeyed.
+    super(visibleControls(parts.join('; ')));
   }
 }
 

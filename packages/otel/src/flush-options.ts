@@ -1,5 +1,7 @@
+import { visibleControls } from '@aqm/wire/light';
 import { EnvironmentConfigError } from './connection-options.js';
 import { describeValue, integerOption, optionLabel } from './option-checks.js';
+import { EnvValueError, readEnv } from './setup/env-values.js';
 
 /** `flushTimeoutMs` when neither the option nor `AQM_FLUSH_TIMEOUT_MS` is set: the SDK's export timeout. */
 export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000;
@@ -29,16 +31,16 @@ export function resolveFlushTimeout(
       MAX_FLUSH_TIMEOUT_MS,
     );
   }
-  const text = env[ENV_VAR]?.trim();
-  if (text === undefined || text === '') return DEFAULT_FLUSH_TIMEOUT_MS;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < 1 || value > MAX_FLUSH_TIMEOUT_MS) {
+  try {
+    // The check of ENV_VARIABLES, shared with @aqm/auto and the forwarder.
+    return readEnv<number>(env, ENV_VAR) ?? DEFAULT_FLUSH_TIMEOUT_MS;
+  } catch (error) {
+    if (!(error instanceof EnvValueError)) throw error;
     throw new EnvironmentConfigError(
       [],
       [
-        `Expected ${optionLabel('flushTimeoutMs', ENV_VAR)} to be an integer from 1 to ${MAX_FLUSH_TIMEOUT_MS}, got ${describeValue(text)}`,
+        `Expected ${optionLabel('flushTimeoutMs', ENV_VAR)} to be ${error.expectation}, got ${visibleControls(describeValue(error.value))}`,
       ],
     );
   }
-  return value;
 }

@@ -1,7 +1,8 @@
 import type { AqmClient } from '@aqm/client';
 import type { EvaluationTrace } from '@aqm/wire';
 import { MAX_BODY_BYTES, MAX_TRACES_PER_SUBMISSION } from '@aqm/wire/light';
-import { type Env, resolveConnection } from './connection-options.js';
+import { type Env, EnvironmentConfigError, resolveConnection } from './connection-options.js';
+import { readEnvKnobs } from './env-knobs.js';
 import { resolveFlushTimeout } from './flush-options.js';
 import {
   booleanOption,
@@ -81,13 +82,13 @@ export interface AqmOtelOptions {
    * resolves (it never rejects). Default: `AQM_FLUSH_TIMEOUT_MS`, else 30000 (the SDK's export timeout).
    */
   flushTimeoutMs?: number;
-  /** `environment` of every trace (else the resource's `deployment.environment.name`). */
+  /** `environment` of every trace. Default: `AQM_ENVIRONMENT`, else the resource's `deployment.environment.name`. */
   environment?: string;
-  /** `appVersion` of every trace (else the resource's `service.version`). */
+  /** `appVersion` of every trace. Default: `AQM_APP_VERSION`, else the resource's `service.version`. */
   appVersion?: string;
   /** Rewrites every text value before it leaves the process (e.g. `maskPII`). A throwing mask blanks the value. */
   mask?: MaskFunction;
-  /** Share of traces sent, 0..1, decided by trace id. Default 1. */
+  /** Share of traces sent, 0..1, decided by trace id. Default: `AQM_SAMPLE_RATE`, else 1. */
   sampleRate?: number;
   /** Last say on each record: `false` keeps it from being sent. A throwing predicate keeps the record. */
   shouldExport?: (record: EvaluationTrace) => boolean;
@@ -107,7 +108,8 @@ export interface AqmOtelOptions {
    * `withAqmFlush`, or `waitUntil(processor.forceFlush())`), which completes them all and sends
    * them in as few requests as `maxBatchTraces`/`maxBatchBytes` allow (one for up to 100 traces);
    * `batchDelayMs` and `traceIdleMs` are not used. A batch that fills up still goes at once.
-   * Without a flush nothing is sent until the next one. Default `false`. See the README's "Serverless".
+   * Without a flush nothing is sent until the next one. Default: `AQM_SERVERLESS`, else `false`.
+   * See the README's "Serverless".
    */
   serverless?: boolean;
   /**
@@ -226,6 +228,8 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
   // A promised id is marked handled first: if a knob below throws, no pipeline ever awaits it.
   const promisedId = raw.applicationId as { catch?: unknown } | undefined;
   if (typeof promisedId?.catch === 'function') (promisedId as Promise<unknown>).catch(() => {});
+  // Read now, said later: a bad value passed in code throws first, whatever the environment holds.
+  const fromEnv = readEnvKnobs(raw as Record<string, unknown>, env);
   const maxBatchBytes = integerOption('maxBatchBytes', raw.maxBatchBytes, MIB, 1024, MAX_BODY_BYTES);
   // The knobs first: a bad value passed in code throws whatever the environment holds.
   const knobs = {
@@ -255,17 +259,28 @@ export function resolveOptions(raw: AqmOtelOptions = {}, env: Env = process.env)
       DEFAULT_SHUTDOWN_TIMEOUT_MS,
       1,
     ),
-    environment: stringOption('environment', raw.environment),
-    appVersion: stringOption('appVersion', raw.appVersion),
+    environment: stringOption('environment', raw.environment) ?? fromEnv.environment,
+    appVersion: stringOption('appVersion', raw.appVersion) ?? fromEnv.appVersion,
     mask: functionOption<MaskFunction>('mask', raw.mask),
-    sampleRate: rangeOption('sampleRate', raw.sampleRate, 1, 0, 1),
+    sampleRate: rangeOption('sampleRate', raw.sampleRate, fromEnv.sampleRate ?? 1, 0, 1),
     shouldExport: functionOption<(record: EvaluationTrace) => boolean>('shouldExport', raw.shouldExport),
-    serverless: booleanOption('serverless', raw.serverless, false),
-    ...resolvePersistOptions(raw, env),
+    serverless: booleanOption('serverless', raw.serverless, fromEnv.serverless ?? false),
+    ...resolvePersistOptions(raw, env, fromEnv.persistMode),
   };
   // Passed in code: checked with the knobs. From the environment: after the connection settings, so
   // that their message names every one missing; an unusable value turns the component off too.
   const flushOption = raw.flushTimeoutMs === undefined ? undefined : resolveFlushTimeout(raw, env);
-  const connection = resolveConnection(raw, env);
+  const connection = withEnvProblems(() => resolveConnection(raw, env), fromEnv.invalid);
+  if (fromEnv.invalid.length > 0) throw new EnvironmentConfigError([], fromEnv.invalid);
   return { ...connection, ...knobs, flushTimeoutMs: flushOption ?? resolveFlushTimeout({}, env) };
+}
+
+/** Runs `resolve`; what the environment lacks for it and `invalid` are said in one message. */
+function withEnvProblems<T>(resolve: () => T, invalid: readonly string[]): T {
+  try {
+    return resolve();
+  } catch (error) {
+    if (!(error instanceof EnvironmentConfigError) || invalid.length === 0) throw error;
+    throw new EnvironmentConfigError(error.missing, [...error.invalid, ...invalid]);
+  }
 }

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { alert, aqmDiag } from './diag.js';
 import { describeValue, integerOption } from './option-checks.js';
 
 const MIB = 1024 * 1024;
@@ -21,8 +20,8 @@ export type PersistMode = 'overflow' | 'write-ahead';
 
 const PERSIST_MODES: readonly PersistMode[] = ['overflow', 'write-ahead'];
 
-/** `persistMode` in code (checked, throws), else `AQM_PERSIST_MODE` (one warning when unknown: `overflow`). */
-function persistModeOption(value: unknown, env: Record<string, string | undefined>): PersistMode {
+/** `persistMode` in code (checked, throws), else `fromEnv` (`AQM_PERSIST_MODE`, checked by `readEnvKnobs`). */
+function persistModeOption(value: unknown, fromEnv: PersistMode | undefined): PersistMode {
   if (value !== undefined) {
     if (!PERSIST_MODES.includes(value as PersistMode)) {
       throw new TypeError(
@@ -31,28 +30,20 @@ function persistModeOption(value: unknown, env: Record<string, string | undefine
     }
     return value as PersistMode;
   }
-  const fromEnv = env.AQM_PERSIST_MODE?.trim().toLowerCase();
-  if (fromEnv === undefined || fromEnv === '') return 'overflow';
-  if (PERSIST_MODES.includes(fromEnv as PersistMode)) return fromEnv as PersistMode;
-  const shown = fromEnv.length > 20 ? `${fromEnv.slice(0, 20)}…` : fromEnv;
-  alert(
-    aqmDiag,
-    'warn',
-    'persist-mode',
-    `AQM_PERSIST_MODE must be overflow or write-ahead, got \`${shown}\`; persistDir is used in overflow mode (memory first).`,
-  );
-  return 'overflow';
+  return fromEnv ?? 'overflow';
 }
 
 /**
  * `persistDir` (else `AQM_PERSIST_DIR`; off when neither is set, an empty or blank variable
  * counting as unset), `maxDiskBytes` (default 256 MiB) and `persistMode` (else
- * `AQM_PERSIST_MODE`; default `overflow`). A relative folder is taken from the
+ * `modeFromEnv`; default `overflow`). A relative folder is taken from the
  * working directory at start-up, so a later `chdir` does not move it.
  */
 export function resolvePersistOptions(
   raw: { persistDir?: unknown; maxDiskBytes?: unknown; persistMode?: unknown },
   env: Record<string, string | undefined>,
+  /** `AQM_PERSIST_MODE`, already checked (an unusable value turns the component off, as other variables do). */
+  modeFromEnv: PersistMode | undefined = undefined,
 ): PersistOptions {
   let persistDir: string | undefined;
   if (raw.persistDir !== undefined) {
@@ -69,6 +60,6 @@ export function resolvePersistOptions(
   return {
     persistDir,
     maxDiskBytes: integerOption('maxDiskBytes', raw.maxDiskBytes, 256 * MIB, MIB),
-    persistMode: persistModeOption(raw.persistMode, env),
+    persistMode: persistModeOption(raw.persistMode, modeFromEnv),
   };
 }

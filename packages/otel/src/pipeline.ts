@@ -23,5 +23,13 @@ export {
   resolveOptions,
 } from './options.js';
 export type { ReadableSpan, SpanAttributes, TimedEvent } from './sdk-types.js';
+export { EnvValueError, expectationOf, readEnv } from './setup/env-values.js';
+export {
+  ENV_VARIABLES,
+  type EnvCheck,
+  type EnvPackage,
+  type EnvVariable,
+  envVariable,
+} from './setup/env-variables.js';
 export { type ExitFlushSettings, type ExitProcess, installExitFlush } from './setup/exit-flush.js';
 export { readRegularFile, unreadable } from './spill/spill-paths.js';

@@ -1,16 +1,7 @@
 import { readProxyEnvironment } from '@aqm/client';
+import { EnvValueError, readEnv } from '@aqm/otel/pipeline';
 import { DiagLogLevel } from '@opentelemetry/api';
-import {
-  boundedText,
-  ConfigError,
-  type Env,
-  flag,
-  httpUrl,
-  integerIn,
-  numberIn,
-  text,
-  uuid,
-} from './env-values.js';
+import { boundedText, ConfigError, type Env, flag, httpUrl, text, uuid } from './env-values.js';
 
 /** Which application the traces belong to: a known id, or a name to find or create. */
 export type ApplicationRef = { id: string } | { name: string };
@@ -26,6 +17,10 @@ export interface AutoConfig {
   appVersion: string | undefined;
   /** `AQM_SAMPLE_RATE`: share of traces sent, 0..1. */
   sampleRate: number | undefined;
+  /** `AQM_SERVERLESS`: traces wait for `forceFlush()` (no timer sends anything). */
+  serverless: boolean | undefined;
+  /** `AQM_PERSIST_MODE`: how `AQM_PERSIST_DIR` is used. */
+  persistMode: 'overflow' | 'write-ahead' | undefined;
   /** `OTEL_SERVICE_NAME`: `service.name` of the tracer provider `@aqm/auto` creates. */
   serviceName: string | undefined;
   /** `AQM_FLUSH_TIMEOUT_MS`: longest the process is held at its end (flush and shutdown), and the bound of `forceFlush()`. */
@@ -43,7 +38,6 @@ export type ConfigOutcome =
 
 /** Default of `AQM_FLUSH_TIMEOUT_MS`. */
 export const DEFAULT_FLUSH_TIMEOUT_MS = 5000;
-const MAX_FLUSH_TIMEOUT_MS = 600_000;
 /** Longest application name the service accepts. */
 const MAX_APPLICATION_NAME = 100;
 
@@ -73,6 +67,16 @@ function readApplication(env: Env): ApplicationRef | undefined {
   return name === undefined ? undefined : { name };
 }
 
+/** A variable of `ENV_VARIABLES`, checked as every package checks it. */
+function shared<T extends string | number | boolean>(env: Env, name: string): T | undefined {
+  try {
+    return readEnv<T>(env, name);
+  } catch (error) {
+    if (error instanceof EnvValueError) throw new ConfigError(name, error.expectation, error.value);
+    throw error;
+  }
+}
+
 function readLogLevel(env: Env): DiagLogLevel | undefined {
   // An unknown level is OpenTelemetry's business (its own SDKs ignore it); it never turns tracing off.
   const value = text(env, 'OTEL_LOG_LEVEL');
@@ -98,7 +102,7 @@ export function readAutoConfig(env: Env): ConfigOutcome {
     if (text(env, 'OTEL_SDK_DISABLED')?.toLowerCase() === 'true') {
       return { kind: 'off', reason: 'OTEL_SDK_DISABLED is true', warning: undefined };
     }
-    if (flag(env, 'AQM_DISABLED') === true) {
+    if (shared<boolean>(env, 'AQM_DISABLED') === true) {
       return { kind: 'off', reason: 'AQM_DISABLED is true', warning: undefined };
     }
     // The key is only checked for presence: its value never appears in a message.
@@ -121,12 +125,13 @@ export function readAutoConfig(env: Env): ConfigOutcome {
         apiKey,
         baseUrl,
         application,
-        environment: text(env, 'AQM_ENVIRONMENT'),
-        appVersion: text(env, 'AQM_APP_VERSION'),
-        sampleRate: numberIn(env, 'AQM_SAMPLE_RATE', 0, 1),
+        environment: shared<string>(env, 'AQM_ENVIRONMENT'),
+        appVersion: shared<string>(env, 'AQM_APP_VERSION'),
+        sampleRate: shared<number>(env, 'AQM_SAMPLE_RATE'),
+        serverless: shared<boolean>(env, 'AQM_SERVERLESS'),
+        persistMode: shared<'overflow' | 'write-ahead'>(env, 'AQM_PERSIST_MODE'),
         serviceName: text(env, 'OTEL_SERVICE_NAME'),
-        flushTimeoutMs:
-          integerIn(env, 'AQM_FLUSH_TIMEOUT_MS', 1, MAX_FLUSH_TIMEOUT_MS) ?? DEFAULT_FLUSH_TIMEOUT_MS,
+        flushTimeoutMs: shared<number>(env, 'AQM_FLUSH_TIMEOUT_MS') ?? DEFAULT_FLUSH_TIMEOUT_MS,
         captureContent: capture ?? true,
         logLevel: readLogLevel(env),
       },

@@ -81,28 +81,6 @@ export function flag(env: Env, name: string): boolean | undefined {
   throw new ConfigError(name, 'true or false', value);
 }
 
-/** A number within `[min, max]`; `undefined` when unset. */
-export function numberIn(env: Env, name: string, min: number, max: number): number | undefined {
-  const value = text(env, name);
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < min || parsed > max) {
-    throw new ConfigError(name, `a number from ${min} to ${max}`, value);
-  }
-  return parsed;
-}
-
-/** An integer within `[min, max]`; `undefined` when unset. */
-export function integerIn(env: Env, name: string, min: number, max: number): number | undefined {
-  const value = text(env, name);
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
-    throw new ConfigError(name, `an integer from ${min} to ${max}`, value);
-  }
-  return parsed;
-}
-
 const URL_EXPECTATION = 'an http(s) URL such as https://aqm.example.com/api';
 
 /** An http(s) URL; `undefined` when unset. */

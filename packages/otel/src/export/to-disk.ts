@@ -1,3 +1,4 @@
+import { WHY_FLUSH_BOUND } from '../spill/spill-reports.js';
 import type { DropCounter } from './drop-counter.js';
 import type { HeldTraces } from './held-traces.js';
 import type { DeliveryOutcome, DropReason, QueuedTrace } from './queued-trace.js';
@@ -83,7 +84,7 @@ export function persistAllHeld(
       entries,
       reason: 'failed',
       message,
-      why: 'forceFlush() reached flushTimeoutMs before they were delivered',
+      why: WHY_FLUSH_BOUND,
     });
   return { traces: entries.length, written: Promise.all(entries.map((entry) => entry.settled)) };
 }

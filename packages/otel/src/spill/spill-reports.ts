@@ -4,6 +4,13 @@ import { alert } from '../diag.js';
 import { ThrottledReporter } from '../export/throttled-reporter.js';
 import { errorCode, type SpillFolderRefused } from './spill-paths.js';
 
+/**
+ * Why traces go to disk at a flush's bound. The flush says it itself, in one line with the cause
+ * (the last error) and where the traces are (see `boundedFlush`): the spell's own line would say
+ * the same failure a second time.
+ */
+export const WHY_FLUSH_BOUND = 'forceFlush() reached flushTimeoutMs before they were delivered';
+
 /** Least time between two "writing to disk" lines (and between two unowed "delivered" lines). */
 export const DISK_NOTICE_INTERVAL_MS = 5 * 60_000;
 
@@ -69,6 +76,11 @@ export class SpillReports {
     if (this.#spell === 'none') this.#spellTraces = 0;
     this.#spellTraces += traces;
     if (this.#spell === 'said') return;
+    if (why === WHY_FLUSH_BOUND) {
+      // Said by the flush; the line saying the folder was emptied is owed all the same.
+      this.#spell = 'said';
+      return;
+    }
     this.#spell = 'unsaid';
     const now = this.#now();
     if (now - this.#lastWritingAt < DISK_NOTICE_INTERVAL_MS) return;
