@@ -25,8 +25,11 @@ export async function startRegistry(dir, node22Dir) {
     storage: join(dir, 'storage'),
     // sha1: bcrypt (the default) costs ~1 s of CPU per authenticated request, and this user is throwaway.
     auth: { htpasswd: { file: join(dir, 'htpasswd'), max_users: 1, algorithm: 'sha1' } },
-    // A failing upstream must not be marked offline for minutes in the middle of a run.
-    uplinks: { npmjs: { url: UPSTREAM, timeout: '60s', max_fails: 20, fail_timeout: '5s' } },
+    // A failing upstream must not be marked offline for minutes in the middle of a run; its tarballs
+    // pass through unstored (npm's cache keeps them across runs, by integrity).
+    uplinks: {
+      npmjs: { url: UPSTREAM, timeout: '60s', max_fails: 20, fail_timeout: '5s', cache: false },
+    },
     packages: {
       '@aqm/*': { access: '$all', publish: '$authenticated', unpublish: '$authenticated' },
       '**': { access: '$all', publish: 'nobody', proxy: 'npmjs' },
