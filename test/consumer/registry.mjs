@@ -45,7 +45,7 @@ export async function startRegistry(dir, node22Dir) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const kill = () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL');
-  process.on('exit', kill);
+  process.prependListener('exit', kill); // before the handler that removes its storage folder
   let log = '';
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Verdaccio did not start in 60 s:\n${log}`)), 60_000);
@@ -94,15 +94,12 @@ async function addUser(url) {
 }
 
 /**
- * Publishes every package of the workspace as a release would: `changeset publish` (no git tags),
- * with `pnpm` on PATH for it. Then reads back what the registry serves for each publishable
- * package: name -> { manifest (the package.json inside the served tarball), integrity, tarball }.
+ * A folder holding a `pnpm` for changeset publish, which runs `pnpm --version` and `pnpm publish`
+ * once per package: the pnpm running this test, else pnpm 10's bin found once through npx (an npx
+ * per call costs seconds each). Resolves with the folder, to put first on PATH.
  */
-export async function publishAll(root, registry, dir) {
-  const bin = join(dir, 'bin');
-  mkdirSync(bin, { recursive: true });
-  // changeset publish runs `pnpm --version` and `pnpm publish` once per package: the pnpm running
-  // this test, else pnpm 10's bin found once through npx (an npx per call costs seconds each).
+export async function pnpmBin(dir) {
+  mkdirSync(dir, { recursive: true });
   let [cmd, args] = pnpmCommand([]);
   if (cmd === 'npx') {
     const where = await run('npx', ['-y', '-p', 'pnpm@10', '--', 'sh', '-c', 'command -v pnpm']);
@@ -110,8 +107,18 @@ export async function publishAll(root, registry, dir) {
     [cmd, args] = [where.stdout.trim(), []];
   }
   const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
-  writeFileSync(join(bin, 'pnpm'), `#!/bin/sh\nexec ${[cmd, ...args].map(quote).join(' ')} "$@"\n`);
-  chmodSync(join(bin, 'pnpm'), 0o755);
+  writeFileSync(join(dir, 'pnpm'), `#!/bin/sh\nexec ${[cmd, ...args].map(quote).join(' ')} "$@"\n`);
+  chmodSync(join(dir, 'pnpm'), 0o755);
+  return dir;
+}
+
+/**
+ * Publishes every package of the workspace as a release would: `changeset publish` (no git tags),
+ * with `bin` (pnpmBin) first on PATH. Then reads back what the registry serves for each publishable
+ * package: name -> { manifest (the package.json inside the served tarball), integrity, tarball }.
+ */
+export async function publishAll(root, registry, bin, dir) {
+  mkdirSync(dir, { recursive: true });
   const r = await run(
     process.execPath,
     [join(root, 'node_modules', '@changesets', 'cli', 'bin.js'), 'publish', '--no-git-tag'],

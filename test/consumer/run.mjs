@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { COMBOS } from './combos.mjs';
 import { npmInstall } from './packing.mjs';
-import { publishAll, startRegistry } from './registry.mjs';
+import { pnpmBin, publishAll, startRegistry } from './registry.mjs';
 import { findCopies, footprint, nodeBinDir, run } from './tools.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -39,9 +39,14 @@ const started = Date.now();
 const work = mkdtempSync(join(tmpdir(), 'aqm-consumer-'));
 const cache = process.env.AQM_CONSUMER_NPM_CACHE ?? join(tmpdir(), 'aqm-consumer-npm-cache');
 // Removed however the run ends (a failed pack or install throws), unless --keep.
-process.on('exit', () =>
-  flags.keep ? console.log(`kept ${work}`) : rmSync(work, { recursive: true, force: true }),
-);
+process.on('exit', () => {
+  if (flags.keep) return console.log(`kept ${work}`);
+  try {
+    rmSync(work, { recursive: true, force: true, maxRetries: 3 });
+  } catch (error) {
+    console.error(`could not remove ${work}: ${error.message}`);
+  }
+});
 const results = [];
 const record = (name, error) => {
   results.push({ name, error });
@@ -49,9 +54,18 @@ const record = (name, error) => {
 };
 const indent = (text) => String(text).replace(/^/gm, '    ');
 
-const node22 = await nodeBinDir(22); // Verdaccio's, and the Node 22 combinations'
-const registry = await startRegistry(join(work, 'registry'), node22);
-const { published } = await publishAll(ROOT, registry, join(work, 'published'));
+// Killed by a signal, still run the exit handlers: they remove the work folder and kill the registry.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+])
+  process.on(signal, () => process.exit(code));
+// Node 22 (Verdaccio's, and the Node 22 combinations') and the registry, while pnpm is found.
+const [[node22, registry], bin] = await Promise.all([
+  nodeBinDir(22).then(async (dir) => [dir, await startRegistry(join(work, 'registry'), dir)]),
+  pnpmBin(join(work, 'bin')),
+]);
+const { published } = await publishAll(ROOT, registry, bin, join(work, 'published'));
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
 console.log(`  note: registry started, packages published: ${elapsed()}`);
 record(`publish: every publishable package published by changeset publish to ${registry.url}`, undefined);
