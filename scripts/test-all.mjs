@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Every check and every test, as CI runs them: build, lint/typecheck/package checks, the consumer
-// test (every package packed, installed with npm into fresh projects, README examples run; once,
-// test/consumer/run.mjs), then the whole vitest suite on Node 20 (this Node) and on Node 22 (from
+// test (every package published to a local registry, installed by name with npm into fresh projects,
+// README examples run; once, test/consumer/run.mjs), then the whole vitest suite on Node 20 (this Node) and on Node 22 (from
 // the npm registry). Ends on one line "tests: N passed, N failed" summing all runs, and exits
 // non-zero on any failure.
 import { spawnSync } from 'node:child_process';
@@ -29,7 +29,7 @@ mkdirSync('.test-results', { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedRuns = 0;
 for (const [label, runner] of [
-  ['consumer test (npm, packed tarballs)', [process.execPath, [join('test', 'consumer', 'run.mjs')]]],
+  ['consumer test (npm install by name)', [process.execPath, [join('test', 'consumer', 'run.mjs')]]],
   ['tests on Node 20', [process.execPath, [join('node_modules', 'vitest', 'vitest.mjs')]]],
   ['tests on Node 22', [process.execPath, [join('scripts', 'run-on-node22.mjs'), 'vitest']]],
 ]) {

@@ -2,11 +2,12 @@
 // footprint report (scripts/install-footprint.mjs) use them. One entry per combination: adding a
 // package is one more line here and an app folder under test/consumer/apps.
 //
-// - install: what the README's `npm install` names; `@aqm/*` names are replaced by the packed
-//   tarballs (with every other @aqm tarball they need), everything else comes from the npm registry.
+// - install: what the README's `npm install` names, installed by name: `@aqm/*` from the test's local
+//   registry (this run's `changeset publish`), everything else proxied from the npm registry
+//   (scripts/install-footprint.mjs installs the packed tarballs instead).
 // - node: the Node line the project is installed and run with (the 3.x SDK line needs Node 22.15+).
 // - apps: files in test/consumer/apps/<name>/, each run with `node <file>` (`--import`/`--require`
-//   entries in `nodeArgs`), against the local service installed from its tarball. Each prints one
+//   entries in `nodeArgs`), against the local service, itself installed by name. Each prints one
 //   JSON line `{ "prompt": ..., "applicationId"?: ..., "traces"?: N }`: the test then looks for a
 //   trace with that prompt in the application (the one it made, or the one printed), and with
 //   `traces`, for exactly N of them.

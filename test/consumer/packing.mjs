@@ -1,6 +1,6 @@
-// Packing and installing as users get the packages: tarballs from `pnpm pack` (as `pnpm publish`
-// packs them), installed with npm into fresh projects. Used by the consumer test and by
-// scripts/install-footprint.mjs.
+// Packing and installing as users get the packages: npm installs into fresh projects (the consumer
+// test's, by name from its local registry), and tarballs from `pnpm pack` (as `pnpm publish` packs
+// them) for scripts/install-footprint.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,10 +50,13 @@ export async function npmInstall(dir, specs, { env = process.env, cache }) {
     join(dir, 'package.json'),
     `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true })}\n`,
   );
-  const r = await run('npm', ['install', '--no-audit', '--no-fund', '--cache', cache, ...specs], {
-    cwd: dir,
-    env,
-  });
+  // --prefer-online: every packument is revalidated, so a cached one of an earlier run (the consumer
+  // test republishes the same versions to a new local registry each run) is never used.
+  const r = await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-online', '--cache', cache, ...specs],
+    { cwd: dir, env },
+  );
   const problems = [];
   if (r.code !== 0) problems.push(`npm install exited with ${r.code}`);
   if (/ERESOLVE/.test(r.output)) problems.push('ERESOLVE');

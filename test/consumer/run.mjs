@@ -1,28 +1,34 @@
 #!/usr/bin/env node
-// The consumer test: aqm-js as users get it. Every publishable package is packed by pnpm (as
-// `pnpm publish` would pack it, `workspace:` ranges rewritten), then installed with **npm** into
-// fresh projects in the combinations of test/consumer/combos.mjs, in parallel, with one shared npm
-// cache. An install fails on ERESOLVE, on any npm warning about peers, on an engine warning for an
-// @aqm package, on a second copy of @opentelemetry/api or api-logs, or on a package that must be
-// absent. Each project then runs
-// its README example (ESM and CommonJS) against the local service, itself installed from its
-// tarball and started through its `aqm-server` bin, and the test checks that the service stored
-// the example's trace.
+// The consumer test: aqm-js as users get it. Every publishable package is published by the release
+// tooling (`changeset publish`, so `pnpm publish`, `workspace:` ranges rewritten) to a local
+// registry this test starts (registry.mjs: Verdaccio, @aqm/* local, the rest proxied to the npm
+// registry). Then fresh projects run each README's install line with **npm**, by name
+// (`npm install @aqm/otel ...`), in the combinations of test/consumer/combos.mjs, in parallel, with
+// one shared npm cache. An install fails on ERESOLVE, on any npm warning about peers, on an engine
+// warning for an @aqm package, on an @aqm package that is not this run's publish, on a second copy
+// of @opentelemetry/api or api-logs, or on a package that must be absent. Each project then runs
+// its README example (ESM and CommonJS) against the local service, itself installed by name and
+// started through its `aqm-server` bin, and the test checks that the service stored the example's
+// trace.
 //
 //   node test/consumer/run.mjs [--json <file>] [--only <combo,...>] [--keep]
 //
 // `--json` writes vitest-like counts (numPassedTests, numFailedTests) for scripts/test-all.mjs.
-// dist/ must be built first. AQM_CONSUMER_NPM_CACHE overrides the shared cache directory.
+// dist/ must be built first. AQM_CONSUMER_NPM_CACHE overrides the shared cache directory. The
+// packages are republished at the same version every run: the registry's storage is new each run,
+// and npm revalidates every packument (--prefer-online) and fetches tarballs by integrity, so a
+// cached @aqm tarball of an earlier run cannot be installed (the lockfile check below proves it).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { COMBOS } from './combos.mjs';
-import { installSpecs, npmInstall, packAll } from './packing.mjs';
+import { npmInstall } from './packing.mjs';
+import { pnpmBin, publishAll, startRegistry } from './registry.mjs';
 import { findCopies, footprint, nodeBinDir, run } from './tools.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -33,9 +39,14 @@ const started = Date.now();
 const work = mkdtempSync(join(tmpdir(), 'aqm-consumer-'));
 const cache = process.env.AQM_CONSUMER_NPM_CACHE ?? join(tmpdir(), 'aqm-consumer-npm-cache');
 // Removed however the run ends (a failed pack or install throws), unless --keep.
-process.on('exit', () =>
-  flags.keep ? console.log(`kept ${work}`) : rmSync(work, { recursive: true, force: true }),
-);
+process.on('exit', () => {
+  if (flags.keep) return console.log(`kept ${work}`);
+  try {
+    rmSync(work, { recursive: true, force: true, maxRetries: 3 });
+  } catch (error) {
+    console.error(`could not remove ${work}: ${error.message}`);
+  }
+});
 const results = [];
 const record = (name, error) => {
   results.push({ name, error });
@@ -43,26 +54,42 @@ const record = (name, error) => {
 };
 const indent = (text) => String(text).replace(/^/gm, '    ');
 
-const packed = await packAll(ROOT, join(work, 'tarballs'));
-record('pack: every publishable package packed by pnpm', undefined);
-for (const [name, { manifest }] of Object.entries(packed)) {
+// Killed by a signal, still run the exit handlers: they remove the work folder and kill the registry.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+])
+  process.on(signal, () => process.exit(code));
+// Node 22 (Verdaccio's, and the Node 22 combinations') and the registry, while pnpm is found.
+const [[node22, registry], bin] = await Promise.all([
+  nodeBinDir(22).then(async (dir) => [dir, await startRegistry(join(work, 'registry'), dir)]),
+  pnpmBin(join(work, 'bin')),
+]);
+const { published } = await publishAll(ROOT, registry, bin, join(work, 'published'));
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+console.log(`  note: registry started, packages published: ${elapsed()}`);
+record(`publish: every publishable package published by changeset publish to ${registry.url}`, undefined);
+for (const [name, { manifest }] of Object.entries(published)) {
   const raw = JSON.stringify(manifest);
-  record(`pack: ${name} manifest has no workspace: range`, raw.includes('workspace:') ? raw : undefined);
+  record(`publish: ${name} manifest has no workspace: range`, raw.includes('workspace:') ? raw : undefined);
 }
 
 const combos = flags.only ? COMBOS.filter((c) => flags.only.split(',').includes(c.name)) : COMBOS;
-const node22 = combos.some((c) => c.node === 22) ? await nodeBinDir(22) : undefined;
-const envFor = (combo) =>
-  combo.node === 22 ? { ...process.env, PATH: `${node22}:${process.env.PATH}` } : { ...process.env };
+// Every npm (and the apps) sees the local registry through a temp userconfig, never ~/.npmrc.
+const envFor = (combo) => ({
+  ...process.env,
+  ...registry.env,
+  ...(combo.node === 22 ? { PATH: `${node22}:${process.env.PATH}` } : {}),
+});
 
 // The service project and the combinations install at once (npm is mostly waiting on the network).
 const serviceDir = join(work, 'service');
 const [service, ...installs] = await Promise.all([
-  npmInstall(serviceDir, installSpecs(['@aqm/server', '@aqm/client'], packed), { cache }),
-  ...combos.map((combo) =>
-    npmInstall(join(work, combo.name), installSpecs(combo.install, packed), { env: envFor(combo), cache }),
-  ),
+  npmInstall(serviceDir, ['@aqm/server', '@aqm/client'], { env: envFor({}), cache }),
+  ...combos.map((combo) => npmInstall(join(work, combo.name), combo.install, { env: envFor(combo), cache })),
 ]);
+service.problems.push(...notThisRun(serviceDir));
+for (const [i, combo] of combos.entries()) installs[i].problems.push(...notThisRun(join(work, combo.name)));
 if (service.notes.length) console.log(`  note: service: npm EBADENGINE for ${service.notes.join(', ')}`);
 if (service.problems.length)
   throw new Error(`installing @aqm/server failed: ${service.problems.join('; ')}\n${service.output}`);
@@ -84,7 +111,8 @@ const baseUrl = await new Promise((resolve, reject) => {
   });
   server.once('exit', (code) => reject(new Error(`aqm-server exited with ${code}: ${out}`)));
 });
-record('service: @aqm/server from its tarball, started by its aqm-server bin', undefined);
+console.log(`  note: every project installed: ${elapsed()}`);
+record('service: @aqm/server installed by name, started by its aqm-server bin', undefined);
 const { AqmClient } = createRequire(join(serviceDir, 'package.json'))('@aqm/client');
 const client = new AqmClient({ apiKey, baseUrl });
 
@@ -95,10 +123,14 @@ try {
       const { problems } = installs[i];
       let { output } = installs[i];
       if (combo.dedupe && problems.length === 0) {
-        const deduped = await run('npm', ['dedupe', '--no-audit', '--no-fund', '--cache', cache], {
-          cwd: dir,
-          env: envFor(combo),
-        });
+        const deduped = await run(
+          'npm',
+          ['dedupe', '--no-audit', '--no-fund', '--prefer-online', '--cache', cache],
+          {
+            cwd: dir,
+            env: envFor(combo),
+          },
+        );
         output += deduped.output;
         if (deduped.code !== 0) problems.push(`npm dedupe exited with ${deduped.code}`);
       }
@@ -162,6 +194,28 @@ try {
 } finally {
   await client.close();
   server.kill('SIGTERM');
+  registry.stop();
+}
+
+/**
+ * Problems with the @aqm packages npm installed in `dir`: each must come from the local registry
+ * with the integrity of this run's publish (not a cached tarball of an earlier run).
+ */
+function notThisRun(dir) {
+  const lockFile = join(dir, 'package-lock.json');
+  if (!existsSync(lockFile)) return ['no package-lock.json'];
+  const problems = [];
+  for (const [path, entry] of Object.entries(JSON.parse(readFileSync(lockFile, 'utf8')).packages)) {
+    const name = /node_modules\/(@aqm\/[^/]+)$/.exec(path)?.[1];
+    if (!name) continue;
+    const p = published[name];
+    if (!p) problems.push(`${path}: ${name} is not a published package`);
+    else if (entry.resolved !== p.tarball || entry.integrity !== p.integrity)
+      problems.push(
+        `${path}: ${entry.resolved} ${entry.integrity}, not this run's ${p.tarball} ${p.integrity}`,
+      );
+  }
+  return problems;
 }
 
 /**
