@@ -7,7 +7,7 @@
 // one shared npm cache. An install fails on ERESOLVE, on any npm warning about peers, on an engine
 // warning for an @aqm package, on an @aqm package that is not this run's publish, on a second copy
 // of @opentelemetry/api or api-logs, or on a package that must be absent. Each project then runs
-// its README example (ESM and CommonJS) against the local service, itself installed by name and
+// its README example (ESM and CommonJS, on Node 20 and on Node 22) against the local service, itself installed by name and
 // started through its `aqm-server` bin, and the test checks that the service stored the example's
 // trace.
 //
@@ -159,17 +159,20 @@ try {
       if (problems.length) return;
       // Every file of the combination's folder: an app may require a helper beside it.
       cpSync(join(ROOT, 'test', 'consumer', 'apps', combo.name), dir, { recursive: true });
-      for (const app of combo.apps) {
+      // Each app on both supported Node lines (an install is the same for both: no native code),
+      // except a combination that needs Node 22.
+      const lines = combo.node === 22 ? [22] : [20, 22];
+      for (const [line, app] of lines.flatMap((l) => combo.apps.map((a) => [l, a]))) {
         const {
           file,
           nodeArgs = [],
           env: appEnv = {},
           stderr,
         } = typeof app === 'string' ? { file: app } : app;
-        const appName = `consumer-${combo.name}-${file}-${randomUUID()}`;
+        const appName = `consumer-${combo.name}-${file}-node${line}-${randomUUID()}`;
         const application = await client.applications.create({ name: appName });
         const env = {
-          ...envFor(combo),
+          ...envFor({ node: line }),
           AQM_API_KEY: apiKey,
           AQM_BASE_URL: baseUrl,
           AQM_APPLICATION_ID: application.id,
@@ -185,7 +188,7 @@ try {
         }
         const r = await run('node', [...nodeArgs, file], { cwd: dir, env, timeoutMs: 60_000 });
         record(
-          `run ${combo.name}/${file}${node22 && combo.node === 22 ? ' (Node 22)' : ''}`,
+          `run ${combo.name}/${file} (Node ${line})`,
           checkStderr(r, stderr) ?? (await check(r, application.id)),
         );
       }
