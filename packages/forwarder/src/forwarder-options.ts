@@ -11,14 +11,14 @@ import type { AqmOtelOptions } from '@aqm/otel/pipeline';
  */
 export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'applicationId'> {
   /** The application (UUID) of traces that name none. Default: `AQM_APPLICATION_ID`. */
-  applicationId?: string;
+  applicationId?: string | undefined;
   /**
    * The application of traces that name none, by name: found, or created when missing, at start,
    * and again when traces are to be sent while the service could not be reached yet (they are
    * kept meanwhile, as in any outage). Default: `AQM_APPLICATION_NAME`. Give this or
    * `applicationId`, not both.
    */
-  applicationName?: string;
+  applicationName?: string | undefined;
   /**
    * Pick each trace's application from the resource of its first span (or log record): an
    * `aqm.application.id` attribute (a UUID), else `aqm.application.name`, else `service.name`,
@@ -27,57 +27,57 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
    * `maxApplications`, has its spans refused (`partial_success`).
    * Default `false`: every trace goes to the default application.
    */
-  applicationFromResource?: boolean;
+  applicationFromResource?: boolean | undefined;
   /**
    * With `applicationFromResource`, a name that matches no application creates it upstream.
    * Default `false`: spans naming an unknown application are refused (`partial_success`, and one
    * warning), so a sender cannot create applications under your API key.
    */
-  createApplications?: boolean;
+  createApplications?: boolean | undefined;
   /**
    * Applications (each with its own queue) kept at once with `applicationFromResource`; spans
    * naming more are refused (`partial_success`). Default 100.
    */
-  maxApplications?: number;
+  maxApplications?: number | undefined;
   /**
    * Bytes held for delivery (queued, and open traces) across all applications; each one is also
    * bounded by `maxQueueBytes`. At least `maxQueueBytes`. Default twice `maxQueueBytes` (256 MiB).
    */
-  maxTotalQueueBytes?: number;
+  maxTotalQueueBytes?: number | undefined;
   /** TCP port. Default 4318 (the OTLP/HTTP port); 0 picks a free one. */
-  port?: number;
+  port?: number | undefined;
   /** Address to listen on. Default `127.0.0.1`. */
-  host?: string;
+  host?: string | undefined;
   /**
    * Tokens a sender must present as `Authorization: Bearer <token>` or `x-api-key`. Default:
    * `AQM_FORWARDER_TOKENS`, comma-separated. Without tokens only a loopback address is allowed,
    * unless `allowUnauthenticated`.
    */
-  ingestTokens?: readonly string[];
+  ingestTokens?: readonly string[] | undefined;
   /** Listen on a non-loopback address without ingest tokens. Default `false`. */
-  allowUnauthenticated?: boolean;
+  allowUnauthenticated?: boolean | undefined;
   /** Largest request body, on the wire and once inflated, in bytes. Default 8 MiB. */
-  maxBodyBytes?: number;
+  maxBodyBytes?: number | undefined;
   /**
    * Most bytes of request bodies held at once while they are received (inflated, for gzip), over
    * all requests and connections; past it requests are answered 503 with `Retry-After`. At least
    * `maxBodyBytes`. Default: `AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT`, else 8 × `maxBodyBytes`
    * (64 MiB).
    */
-  maxBodyBytesInFlight?: number;
+  maxBodyBytesInFlight?: number | undefined;
   /**
    * How long a root span waits before it completes its trace, in ms, so that log records and
    * spans sent after it (other batches, other services) still join. 0 completes at once. Default 1000.
    */
-  rootGraceMs?: number;
+  rootGraceMs?: number | undefined;
   /** `Retry-After` (seconds) sent with 503 when the queue is full or `maxBodyBytesInFlight` reached. Default 5. */
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
   /**
    * Longest time a sender may take to send one request, head and body, in ms: past it the request
    * is answered 408 and its connection closed, so a body that never ends cannot hold a socket.
    * Default 30000.
    */
-  receiveTimeoutMs?: number;
+  receiveTimeoutMs?: number | undefined;
   /**
    * Debug lines through `diag` at debug level: the configuration at start (key and tokens
    * redacted), each request (what was received, for which application, admitted or refused), and
@@ -85,7 +85,7 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
    * replay. The `aqm-forwarder` bin sets its stderr logger to debug for them. Default: on when
    * `AQM_DEBUG` is `1`/`true` or `OTEL_LOG_LEVEL` is `debug`.
    */
-  debug?: boolean;
+  debug?: boolean | undefined;
 }
 
 /** Options that belong to the forwarder itself; the rest go to the `@aqm/otel` pipeline. */

@@ -24,9 +24,9 @@ import type { MaskFunction } from './privacy/mask.js';
  */
 export interface AqmOtelOptions {
   /** API key sent as `x-api-key`. Default: `AQM_API_KEY`. Never logged. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** The service's base address, with its path prefix. Default: `AQM_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * The application (UUID) the traces belong to. Default: `AQM_APPLICATION_ID`. May be a promise,
    * for an id looked up at startup (`@aqm/auto` finds the application by name): spans are assembled
@@ -37,70 +37,70 @@ export interface AqmOtelOptions {
    * service may not be able to give yet: it is called when a request needs the id, and its
    * failures are handled as the service's answers to a send (see {@link ApplicationIdLookup}).
    */
-  applicationId?: string | PromiseLike<string> | ApplicationIdLookup;
+  applicationId?: string | PromiseLike<string> | ApplicationIdLookup | undefined;
   /** An {@link AqmClient} to send with instead of one built from `apiKey`/`baseUrl`. It is not closed by `shutdown()`. */
-  client?: AqmClient;
+  client?: AqmClient | undefined;
   /** Allow a plain `http:` base address that is not loopback (passed to the client). Default `false`. */
-  allowInsecureHttp?: boolean;
+  allowInsecureHttp?: boolean | undefined;
   /** Requests in flight at once. Default 2. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Traces per request, 1..100. Default 100. */
-  maxBatchTraces?: number;
+  maxBatchTraces?: number | undefined;
   /** Bytes of JSON per request, up to 5 MiB. Default 1 MiB. */
-  maxBatchBytes?: number;
+  maxBatchBytes?: number | undefined;
   /**
    * Longest a trace waits for others to fill its request (`maxBatchTraces`/`maxBatchBytes`), in ms,
    * 0..60000. A full batch goes at once, and so does everything on `forceFlush()`, `shutdown()`
    * and what `AqmSpanExporter.export()` waits for. 0 sends whatever is waiting as soon as a
    * request slot is free. Default 200.
    */
-  batchDelayMs?: number;
+  batchDelayMs?: number | undefined;
   /** Traces held (queued and in flight) before new ones are dropped. Default 2048. */
-  maxQueueTraces?: number;
+  maxQueueTraces?: number | undefined;
   /** Bytes of JSON held (queued and in flight) before new traces are dropped. Default 32 MiB. */
-  maxQueueBytes?: number;
+  maxQueueBytes?: number | undefined;
   /** How long one batch is retried on failures that may pass (outage, 429, 5xx). Default 300000 (5 min). */
-  maxRetryElapsedMs?: number;
+  maxRetryElapsedMs?: number | undefined;
   /** Timeout of one HTTP request. Default 10000. */
-  requestTimeoutMs?: number;
+  requestTimeoutMs?: number | undefined;
   /** How long `AqmSpanExporter.export()` waits for delivery before calling back. Default 25000. */
-  exportTimeoutMs?: number;
+  exportTimeoutMs?: number | undefined;
   /** A trace whose root has not ended is complete after this long without a new span. Default 5000. */
-  traceIdleMs?: number;
+  traceIdleMs?: number | undefined;
   /** A trace is complete when it reaches this many spans. Default 1000. */
-  maxSpansPerTrace?: number;
+  maxSpansPerTrace?: number | undefined;
   /** Traces assembled at once; past this the oldest is sent as it is. Default 1000. */
-  maxOpenTraces?: number;
+  maxOpenTraces?: number | undefined;
   /** Longest text value sent; longer ones are cut with a visible marker. Default 32768. */
-  maxValueChars?: number;
+  maxValueChars?: number | undefined;
   /** How long `shutdown()` may take, even when the service hangs. Default 10000. */
-  shutdownTimeoutMs?: number;
+  shutdownTimeoutMs?: number | undefined;
   /**
    * Longest `forceFlush()` waits, in ms, 1..600000. At this bound what is still held is written to
    * `persistDir` (in the last quarter of the bound, at most 1 s) or, without one, stays queued in
    * memory (lost if the process exits first), and a warning says which; `forceFlush()` then
    * resolves (it never rejects). Default: `AQM_FLUSH_TIMEOUT_MS`, else 30000 (the SDK's export timeout).
    */
-  flushTimeoutMs?: number;
+  flushTimeoutMs?: number | undefined;
   /** `environment` of every trace. Default: `AQM_ENVIRONMENT`, else the resource's `deployment.environment.name`. */
-  environment?: string;
+  environment?: string | undefined;
   /** `appVersion` of every trace. Default: `AQM_APP_VERSION`, else the resource's `service.version`. */
-  appVersion?: string;
+  appVersion?: string | undefined;
   /** Rewrites every text value before it leaves the process (e.g. `maskPII`). A throwing mask blanks the value. */
-  mask?: MaskFunction;
+  mask?: MaskFunction | undefined;
   /** Share of traces sent, 0..1, decided by trace id. Default: `AQM_SAMPLE_RATE`, else 1. */
-  sampleRate?: number;
+  sampleRate?: number | undefined;
   /** Last say on each record: `false` keeps it from being sent. A throwing predicate keeps the record. */
-  shouldExport?: (record: EvaluationTrace) => boolean;
+  shouldExport?: (record: EvaluationTrace) => boolean | undefined;
   /**
    * A folder where traces the service has not accepted are kept on disk instead of being dropped
    * (a full memory queue, a batch whose retry time ran out, what is left at shutdown), and sent
    * from there, oldest first, once the service answers, by this or the next process using the
    * folder. Default: `AQM_PERSIST_DIR`; off when unset. See the README's "Durable delivery".
    */
-  persistDir?: string;
+  persistDir?: string | undefined;
   /** Bytes of spill files `persistDir` may hold; past it the oldest files are deleted. Default 256 MiB. */
-  maxDiskBytes?: number;
+  maxDiskBytes?: number | undefined;
   /**
    * For AWS Lambda, Vercel/Next.js functions and other runtimes that freeze the process once a
    * request is answered: no timer sends or completes anything, so nothing is left half done when
@@ -111,7 +111,7 @@ export interface AqmOtelOptions {
    * Without a flush nothing is sent until the next one. Default: `AQM_SERVERLESS`, else `false`.
    * See the README's "Serverless".
    */
-  serverless?: boolean;
+  serverless?: boolean | undefined;
   /**
    * How `persistDir` is used. `'overflow'` (default): memory first, the disk takes what memory
    * cannot keep; a kill -9 or an OOM kill loses what memory holds. `'write-ahead'`: each trace is
@@ -119,7 +119,7 @@ export interface AqmOtelOptions {
    * a kill -9 loses nothing accepted (the next process sends it). Default: `AQM_PERSIST_MODE`,
    * else `'overflow'`. See the README's "Durable delivery".
    */
-  persistMode?: 'overflow' | 'write-ahead';
+  persistMode?: 'overflow' | 'write-ahead' | undefined;
 }
 
 /**
