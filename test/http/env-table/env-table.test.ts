@@ -39,21 +39,22 @@ function readmeRows(): string[] {
 /** Every `AQM_*` name the packages' sources mention, less the two that are no variables. */
 function variablesInCode(): Set<string> {
   const names = new Set<string>();
+  const declared = new Set<string>();
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith('.ts')) {
-        for (const match of readFileSync(path, 'utf8').matchAll(/(?<![A-Z_])AQM_[A-Z][A-Z_]*[A-Z]/g)) {
-          names.add(match[0]);
-        }
+        const code = readFileSync(path, 'utf8');
+        for (const match of code.matchAll(/(?<![A-Z_])AQM_[A-Z][A-Z_]*[A-Z]/g)) names.add(match[0]);
+        for (const match of code.matchAll(/\bconst (AQM_[A-Z_]+)\s*=/g)) declared.add(match[1] as string);
       }
     }
   };
   for (const pkg of readdirSync(join(repo, 'packages'))) walk(join(repo, 'packages', pkg, 'src'));
-  // A symbol of @aqm/otel's log processor and an attribute prefix, not environment variables.
-  names.delete('AQM_LOG_PROCESSOR');
-  names.delete('AQM_DOCUMENTS');
+  // A symbol of @aqm/otel's log processor, an attribute prefix, and a process warning code, not
+  // environment variables; and the names of constants (span attribute names such as AQM_USER_ID).
+  for (const name of ['AQM_LOG_PROCESSOR', 'AQM_DOCUMENTS', 'AQM_PROXY_ENV', ...declared]) names.delete(name);
   return names;
 }
 
