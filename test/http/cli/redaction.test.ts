@@ -37,12 +37,14 @@ describe.concurrent('error messages never show the key, URL credentials or query
     ]);
     for (const run of runs) {
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/^aqm: Invalid configuration: baseUrl must/);
+      expect(run.stderr).toMatch(
+        /^aqm: Invalid configuration: the base URL \(--base-url or AQM_BASE_URL\) must/,
+      );
       expect(run.stderr).not.toContain('hunter2');
       expect(run.stderr).not.toContain('s3cret');
     }
     expect(runs[1]?.stderr).toBe(
-      'aqm: Invalid configuration: baseUrl must not contain a query string or fragment, got "http://127.0.0.1:1/api" (query string not shown)\n',
+      'aqm: Invalid configuration: the base URL (--base-url or AQM_BASE_URL) must not contain a query string or fragment, got "http://127.0.0.1:1/api" (query string not shown)\n',
     );
   });
 });
