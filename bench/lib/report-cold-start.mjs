@@ -1,6 +1,7 @@
 // The cold-start section of bench/RESULTS.md, between two markers like the forwarder's, so that
 // `node bench/cold-start.mjs` replaces only it and a full `pnpm bench` keeps it.
 import { f0, f2, table } from './markdown.mjs';
+import { existingMarkedSection, withMarkedSection } from './results-section.mjs';
 
 export const COLD_START_START = '<!-- cold-start: written by `node bench/cold-start.mjs` -->';
 export const COLD_START_END = '<!-- cold-start: end -->';
@@ -63,22 +64,14 @@ function spread(s) {
 
 /** `text` with the section replaced (its hand-written notes kept), or added before the history. */
 export function withColdStartSection(text, section) {
-  const start = text.indexOf(COLD_START_START);
-  const end = text.indexOf(COLD_START_END);
-  if (start !== -1 && end > start) {
-    const notes = text.indexOf(COLD_START_NOTES, start);
-    const kept = notes !== -1 && notes < end ? `${text.slice(notes, end)}` : '';
-    const fresh = kept === '' ? section : section.replace(COLD_START_END, () => `\n${kept}${COLD_START_END}`);
-    return `${text.slice(0, start)}${fresh}${text.slice(end + COLD_START_END.length)}`;
-  }
-  const history = text.indexOf('\n## History');
-  if (history === -1) return `${text.trimEnd()}\n\n${section}\n`;
-  return `${text.slice(0, history)}\n${section}\n${text.slice(history)}`;
+  const old = existingColdStartSection(text) ?? '';
+  const notes = old.indexOf(COLD_START_NOTES);
+  const kept = notes === -1 ? '' : old.slice(notes, -COLD_START_END.length);
+  const fresh = kept === '' ? section : section.replace(COLD_START_END, () => `\n${kept}${COLD_START_END}`);
+  return withMarkedSection(text, fresh, COLD_START_START, COLD_START_END);
 }
 
 /** The cold-start section of an existing RESULTS.md, if any (kept when the other scenarios rewrite it). */
 export function existingColdStartSection(text) {
-  const start = text.indexOf(COLD_START_START);
-  const end = text.indexOf(COLD_START_END);
-  return start !== -1 && end > start ? text.slice(start, end + COLD_START_END.length) : undefined;
+  return existingMarkedSection(text, COLD_START_START, COLD_START_END);
 }

@@ -1,6 +1,7 @@
 // The forwarder scenario's section of bench/RESULTS.md. It lives between two markers so that
 // `--scenario forwarder` replaces only it, and a full `pnpm bench` (which rewrites the rest) keeps it.
 import { f0, f1, mibOf, table } from './markdown.mjs';
+import { existingMarkedSection, withMarkedSection } from './results-section.mjs';
 
 export const FORWARDER_START = '<!-- forwarder: written by `node bench/run.mjs --scenario forwarder` -->';
 export const FORWARDER_END = '<!-- forwarder: end -->';
@@ -82,18 +83,10 @@ export function forwarderSection({ options, summary: s, runs }, { machine, comma
 
 /** `text` with its forwarder section replaced by `section` (or `section` added before the history). */
 export function withForwarderSection(text, section) {
-  const start = text.indexOf(FORWARDER_START);
-  const end = text.indexOf(FORWARDER_END);
-  if (start !== -1 && end > start)
-    return `${text.slice(0, start)}${section}${text.slice(end + FORWARDER_END.length)}`;
-  const history = text.indexOf('\n## History');
-  if (history === -1) return `${text.trimEnd()}\n\n${section}\n`;
-  return `${text.slice(0, history)}\n${section}\n${text.slice(history)}`;
+  return withMarkedSection(text, section, FORWARDER_START, FORWARDER_END);
 }
 
 /** The forwarder section of an existing RESULTS.md, if any (kept when the other scenarios rewrite it). */
 export function existingForwarderSection(text) {
-  const start = text.indexOf(FORWARDER_START);
-  const end = text.indexOf(FORWARDER_END);
-  return start !== -1 && end > start ? text.slice(start, end + FORWARDER_END.length) : undefined;
+  return existingMarkedSection(text, FORWARDER_START, FORWARDER_END);
 }

@@ -4,6 +4,8 @@
 // nothing written while the sink answers) and ours-wal (each trace appended to the log in onEnd()
 // and emptied from it once delivered). The sink answers at once, so the figures are the log's own
 // cost, not an outage's. The ratios are ours-wal over ours-disk, per produced trace.
+
+import { existingMarkedSection, withMarkedSection } from '../lib/results-section.mjs';
 import { throughputScenario } from './throughput.mjs';
 
 export const WRITE_AHEAD_VARIANTS = ['bare', 'ours', 'ours-disk', 'ours-wal'];
@@ -80,18 +82,10 @@ export function writeAheadSection({ options, medians, ratios, added }, { machine
 
 /** `text` with the write-ahead section replaced, or added before the history. */
 export function withWriteAheadSection(text, section) {
-  const start = text.indexOf(WRITE_AHEAD_START);
-  const end = text.indexOf(WRITE_AHEAD_END);
-  if (start !== -1 && end > start)
-    return `${text.slice(0, start)}${section}${text.slice(end + WRITE_AHEAD_END.length)}`;
-  const history = text.indexOf('\n## History');
-  if (history === -1) return `${text.trimEnd()}\n\n${section}\n`;
-  return `${text.slice(0, history)}\n${section}\n${text.slice(history)}`;
+  return withMarkedSection(text, section, WRITE_AHEAD_START, WRITE_AHEAD_END);
 }
 
 /** The write-ahead section of `text`, if it has one (kept when the other scenarios rewrite the file). */
 export function existingWriteAheadSection(text) {
-  const start = text.indexOf(WRITE_AHEAD_START);
-  const end = text.indexOf(WRITE_AHEAD_END);
-  return start !== -1 && end > start ? text.slice(start, end + WRITE_AHEAD_END.length) : undefined;
+  return existingMarkedSection(text, WRITE_AHEAD_START, WRITE_AHEAD_END);
 }

@@ -1,10 +1,9 @@
 // Packing and installing as users get the packages: npm installs into fresh projects (the consumer
 // test's, by name from its local registry), and tarballs from `pnpm pack` (as `pnpm publish` packs
 // them) for scripts/install-footprint.mjs.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pnpmCommand, run } from './tools.mjs';
+import { manifestInTarball, pnpmCommand, run, tarballName } from './tools.mjs';
 
 /** Packs every publishable package with pnpm; returns name -> { tarball, manifest }. */
 export async function packAll(root, dest) {
@@ -18,9 +17,8 @@ export async function packAll(root, dest) {
       const [cmd, args] = pnpmCommand(['pack', '--pack-destination', dest]);
       const r = await run(cmd, args, { cwd: dir });
       if (r.code !== 0) throw new Error(`pnpm pack ${pkg.name} failed:\n${r.output}`);
-      const tarball = join(dest, `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.version}.tgz`);
-      const manifest = JSON.parse(spawnSync('tar', ['-xOzf', tarball, 'package/package.json']).stdout);
-      packed[pkg.name] = { tarball, manifest };
+      const tarball = join(dest, tarballName(pkg));
+      packed[pkg.name] = { tarball, manifest: manifestInTarball(tarball) };
     }),
   );
   return packed;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pnpmCommand, run } from './tools.mjs';
+import { manifestInTarball, pnpmCommand, run, tarballName } from './tools.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const UPSTREAM = 'https://registry.npmjs.org/';
@@ -137,11 +137,10 @@ export async function publishAll(root, registry, bin, dir) {
         `${pkg.name}@${pkg.version} is not on the local registry after publishing:\n${r.output}`,
       );
     const tgz = Buffer.from(await (await fetch(version.dist.tarball)).arrayBuffer());
-    const file = join(dir, `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.version}.tgz`);
+    const file = join(dir, tarballName(pkg));
     writeFileSync(file, tgz);
-    const x = await run('tar', ['-xOzf', file, 'package/package.json']);
     published[pkg.name] = {
-      manifest: JSON.parse(x.stdout),
+      manifest: manifestInTarball(file),
       integrity: version.dist.integrity,
       tarball: version.dist.tarball,
     };

@@ -24,6 +24,16 @@ export function run(cmd, args, { cwd, env, timeoutMs = 600_000 } = {}) {
   });
 }
 
+/** The file name `pnpm pack` gives a package's tarball: `@aqm/otel` 1.2.0 → `aqm-otel-1.2.0.tgz`. */
+export function tarballName(pkg) {
+  return `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.version}.tgz`;
+}
+
+/** The package.json inside a package tarball, parsed. */
+export function manifestInTarball(file) {
+  return JSON.parse(spawnSync('tar', ['-xOzf', file, 'package/package.json'], { encoding: 'utf8' }).stdout);
+}
+
 /** The pnpm that runs this script (under `pnpm test`), else pnpm 10 through npx. */
 export function pnpmCommand(args) {
   const execPath = process.env.npm_execpath;

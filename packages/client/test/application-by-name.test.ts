@@ -7,14 +7,7 @@ import {
 } from '../src/application-by-name.js';
 import { AqmConnectionError, AqmTimeoutError } from '../src/errors.js';
 import type { ApplicationFindOrCreateError } from '../src/find-or-create-application.js';
-
-const app = (name: string, id: string): Application => ({
-  id,
-  name,
-  description: '',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
+import { application } from './helpers/application.js';
 
 /** `client.applications` over an in-memory list; `failList`/`failCreate` make the next calls fail. */
 function finder(existing: Application[] = []) {
@@ -33,7 +26,7 @@ function finder(existing: Application[] = []) {
       async create(body: CreateApplicationBody) {
         calls.push(`create ${body.name}`);
         if (api.failCreate) throw api.failCreate;
-        const made = app(body.name, `id-${existing.length + 1}`);
+        const made = application(body.name, `id-${existing.length + 1}`);
         existing.push(made);
         return made;
       },
@@ -47,7 +40,7 @@ const withStatus = (status: number) => Object.assign(new Error(`answered ${statu
 
 describe('ApplicationByName', () => {
   it('shares one lookup between callers at the same time, then remembers the id', async () => {
-    const api = finder([app('support-bot', 'id-7')]);
+    const api = finder([application('support-bot', 'id-7')]);
     const named = new ApplicationByName(api, { name: 'support-bot' });
     expect(named.id).toBeUndefined();
     const both = await Promise.all([

@@ -1,14 +1,7 @@
 import type { Application, CreateApplicationBody } from '@aqm/wire';
 import { describe, expect, it } from 'vitest';
 import { ApplicationFindOrCreateError, findOrCreateApplication } from '../src/find-or-create-application.js';
-
-const app = (name: string, id: string): Application => ({
-  id,
-  name,
-  description: '',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
+import { application } from './helpers/application.js';
 
 /** `client.applications` over an in-memory list; `beforeCreate` may fail or race the create. */
 function finder(existing: Application[], beforeCreate?: () => void) {
@@ -25,7 +18,7 @@ function finder(existing: Application[], beforeCreate?: () => void) {
       async create(body: CreateApplicationBody) {
         beforeCreate?.();
         created.push(body);
-        const made = app(body.name, `id-${created.length}`);
+        const made = application(body.name, `id-${created.length}`);
         existing.push(made);
         return made;
       },
@@ -35,13 +28,13 @@ function finder(existing: Application[], beforeCreate?: () => void) {
 
 describe('findOrCreateApplication', () => {
   it('finds the exact name among partial matches, and creates nothing', async () => {
-    const client = finder([app('support-bot-2', 'a'), app('support-bot', 'b')]);
+    const client = finder([application('support-bot-2', 'a'), application('support-bot', 'b')]);
     expect(await findOrCreateApplication(client, { name: 'support-bot' })).toBe('b');
     expect(client.created).toEqual([]);
   });
 
   it('creates the application, with the body given, when no name matches exactly', async () => {
-    const client = finder([app('support-bot-2', 'a')]);
+    const client = finder([application('support-bot-2', 'a')]);
     const body = { name: 'support-bot', description: 'Helpdesk' };
     expect(await findOrCreateApplication(client, body)).toBe('id-1');
     expect(client.created).toEqual([body]);
@@ -50,7 +43,7 @@ describe('findOrCreateApplication', () => {
   it('after a 409 (another process created it first), looks again and returns that one', async () => {
     const list: Application[] = [];
     const client = finder(list, () => {
-      list.push(app('support-bot', 'theirs'));
+      list.push(application('support-bot', 'theirs'));
       throw Object.assign(new Error('name taken'), { status: 409 });
     });
     expect(await findOrCreateApplication(client, { name: 'support-bot' })).toBe('theirs');

@@ -23,7 +23,7 @@ export {
   resolveOptions,
 } from './options.js';
 export type { ReadableSpan, SpanAttributes, TimedEvent } from './sdk-types.js';
-export { EnvValueError, expectationOf, readEnv } from './setup/env-values.js';
+export { EnvValueError, expectationOf, flagValue, readEnv } from './setup/env-values.js';
 export {
   ENV_VARIABLES,
   type EnvCheck,

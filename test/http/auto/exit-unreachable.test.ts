@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectSpillFolder } from '@aqm/otel/spill';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../client/helpers.js';
 import { type AppDir, createAppDir } from './helpers/app-dir.js';
-import { type AppRun, killRunningApps, lastJsonLine, runApp } from './helpers/run-app.js';
+import { exitHoldMs, killRunningApps, lastJsonLine, runApp } from './helpers/run-app.js';
+import { type SilentServer, startSilentServer } from './helpers/silent-server.js';
 import { type Stack, startStack } from './helpers/stack.js';
 
 /** The README's default of AQM_FLUSH_TIMEOUT_MS: the variable is left unset in these runs. */
@@ -21,48 +22,15 @@ const LOAD_MARGIN_MS = 2500;
 const APP_ID = '0d5c1f00-0000-4000-8000-000000000000';
 const OPENAI_APP = ['--import', '@aqm/auto/register', 'openai-app.mjs'];
 
-/** A loopback port where nothing listens (connections are refused at once). */
-async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
-
-/** A service that accepts connections and never answers. */
-async function silentService(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-/** Time from the end of the app's own work (`doneAt`, printed by the app) to its exit. */
-function exitHoldMs(run: AppRun): number {
-  return run.exitedAt - lastJsonLine<{ doneAt: number }>(run).doneAt;
-}
-
 let stack: Stack;
 let app: AppDir;
-let silent: Awaited<ReturnType<typeof silentService>>;
+let silent: SilentServer;
 let closed: string;
 beforeAll(async () => {
   stack = await startStack();
   app = createAppDir();
-  silent = await silentService();
-  closed = await closedPort();
+  silent = await startSilentServer();
+  closed = `http://127.0.0.1:${await closedPort()}`;
 });
 afterEach(() => killRunningApps());
 afterAll(async () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { AqmClient } from '@aqm/client';
 import { ENV_VARIABLES, type EnvPackage, type EnvVariable } from '@aqm/otel/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppDir } from '../auto/helpers/app-dir.js';
+import { runApp } from '../auto/helpers/run-app.js';
 import { startTestService, type TestService } from '../otel/helpers/service.js';
 import { envFor, probeForwarder, probeOtel, recordOf, withEnv } from './helpers/in-process.js';
 import { type Observation, type Probe, SAMPLES, visible, type WalkContext } from './helpers/samples.js';
@@ -224,19 +224,11 @@ async function clientRun(): Promise<Observation> {
 async function cliRun({ probe }: Case): Promise<Observation> {
   const env = { PATH: process.env.PATH ?? '', ...envFor(ctx, probe) };
   const args = probe.name === 'AQM_PERSIST_DIR' ? ['spill', 'status'] : ['apps', 'get', ctx.applicationId];
-  const child = spawn(process.execPath, [join(repo, 'packages/cli/dist/cli.js'), ...args], {
+  const { code, stdout, stderr } = await runApp(
+    process.cwd(),
+    [join(repo, 'packages/cli/dist/cli.js'), ...args],
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  );
   const lines = stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('Run aqm'));
   const shows = probe.name === 'AQM_PERSIST_DIR' ? probe.value : ctx.applicationName;
   return { accepted: code === 0 && stdout.includes(shows), record: null, lines, debugLines: 0 };
@@ -246,24 +238,11 @@ async function cliRun({ probe }: Case): Promise<Observation> {
 async function runAutoWalk(probes: Probe[]): Promise<Observation[]> {
   const app = createAppDir();
   try {
-    const child = spawn(process.execPath, ['env-walk-app.mjs'], {
-      cwd: app.dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        WALK_BASE: JSON.stringify(envFor(ctx, { name: 'AQM_API_KEY', value: ctx.apiKey })),
-        WALK_PROBES: JSON.stringify(probes),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { code, stdout, stderr } = await runApp(app.dir, ['env-walk-app.mjs'], {
+      PATH: process.env.PATH ?? '',
+      WALK_BASE: JSON.stringify(envFor(ctx, { name: 'AQM_API_KEY', value: ctx.apiKey })),
+      WALK_PROBES: JSON.stringify(probes),
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, stderr).toBe(0);
     const results = stdout
       .trim()

@@ -1,20 +1,13 @@
-import { AqmCallbackHandler } from '@aqm/langchain';
-import { AqmSpanProcessor } from '@aqm/otel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // LangChain and the OpenTelemetry SDK are development dependencies of @aqm/langchain, taken from there.
 import {
   AIMessage,
-  AsyncLocalStorageContextManager,
-  BasicTracerProvider,
-  context,
-  InMemorySpanExporter,
   RunnableLambda,
   RunnableSequence,
   ScriptedChatModel,
-  SimpleSpanProcessor,
   tool,
 } from '../../../packages/langchain/test/helpers/http-test-deps.js';
-import { startTestService, type TestService } from '../otel/helpers/service.js';
+import { startTracedLangchain, type TracedLangchain } from '../langchain/helpers/traced-langchain.js';
 
 const DEPTH = 5000;
 
@@ -43,34 +36,13 @@ function circular(): Record<string, unknown> {
 // spans through AqmCallbackHandler's serialisation: nothing throws into the chain, and the trace
 // arrives with the values bounded and marked.
 describe('AqmCallbackHandler with circular and deeply nested values → AqmSpanProcessor → service', () => {
-  let service: TestService;
-  let applicationId: string;
-  let processor: AqmSpanProcessor;
-  let provider: InstanceType<typeof BasicTracerProvider>;
-  let handler: AqmCallbackHandler;
-  const ended = new InMemorySpanExporter();
-
+  let lc: TracedLangchain;
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    service = await startTestService('langchain-values');
-    applicationId = await service.createApp('langchain-values');
-    processor = new AqmSpanProcessor({ apiKey: service.apiKey, baseUrl: service.srv.url, applicationId });
-    provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(ended)] });
-    handler = new AqmCallbackHandler({ tracerProvider: provider });
+    lc = await startTracedLangchain('langchain-values');
   });
-
   afterAll(async () => {
-    await provider?.shutdown();
-    context.disable();
-    await service?.close();
+    await lc?.close();
   });
-
-  /** The trace id of the one ended span named `name`. */
-  function traceIdOf(name: string): string {
-    const spans = ended.getFinishedSpans().filter((span) => span.name === name);
-    expect(spans, `spans named ${name}`).toHaveLength(1);
-    return spans[0]!.spanContext().traceId;
-  }
 
   it('a chain whose input, output and tool result are circular and 5000 levels deep', async () => {
     const model = new ScriptedChatModel({
@@ -98,14 +70,14 @@ describe('AqmCallbackHandler with circular and deeply nested values → AqmSpanP
 
     const output = await chain.invoke(
       { question: 'What is in the loop?', extra: circular(), deep: deeplyNested(DEPTH) },
-      { callbacks: [handler] },
+      { callbacks: [lc.handler] },
     );
     expect(output.answer.name).toBe('loop');
-    await processor.forceFlush();
+    await lc.processor.forceFlush();
 
-    expect(processor.stats()).toMatchObject({ exportedTraces: 1, droppedTraces: { total: 0 } });
-    const traceId = traceIdOf('invoke_workflow messy_chain');
-    const stored = await service.client.traces.get(applicationId, traceId);
+    expect(lc.processor.stats()).toMatchObject({ exportedTraces: 1, droppedTraces: { total: 0 } });
+    const traceId = lc.traceIdOf('invoke_workflow messy_chain');
+    const stored = await lc.client.traces.get(lc.applicationId, traceId);
     expect(stored.model).toBe('messy-model');
     expect(stored.spans.map((span) => span.name)).toEqual(
       expect.arrayContaining(['invoke_workflow messy_chain', 'execute_tool lookup', 'chat messy-model']),

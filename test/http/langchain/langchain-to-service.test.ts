@@ -1,68 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import { AqmClient } from '@aqm/client';
-import { AqmCallbackHandler } from '@aqm/langchain';
-import { AqmSpanProcessor } from '@aqm/otel';
-import { type RunningServer, startServer } from '@aqm/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // LangChain and the OpenTelemetry SDK are development dependencies of @aqm/langchain, taken from there.
 import {
   AIMessage,
-  AsyncLocalStorageContextManager,
   type BaseMessage,
-  BasicTracerProvider,
   ChatPromptTemplate,
-  context,
   Document,
   FakeRetriever,
   HumanMessage,
-  InMemorySpanExporter,
   RunnableLambda,
   RunnableSequence,
   ScriptedChatModel,
-  SimpleSpanProcessor,
   SpanKind,
   StringOutputParser,
   type ToolMessage,
   tool,
   trace,
 } from '../../../packages/langchain/test/helpers/http-test-deps.js';
-
-const API_KEY = `langchain-e2e-${randomUUID()}`;
+import { startTracedLangchain, type TracedLangchain } from './helpers/traced-langchain.js';
 
 describe('AqmCallbackHandler → AqmSpanProcessor → local service', () => {
-  let service: RunningServer;
-  let client: AqmClient;
-  let applicationId: string;
-  let processor: AqmSpanProcessor;
-  let provider: InstanceType<typeof BasicTracerProvider>;
-  const ended = new InMemorySpanExporter();
-  let handler: AqmCallbackHandler;
-
+  let lc: TracedLangchain;
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    service = await startServer({ apiKeys: [{ key: API_KEY, projectId: 'langchain-e2e' }] });
-    client = new AqmClient({ apiKey: API_KEY, baseUrl: service.url });
-    applicationId = (await client.applications.create({ name: `langchain-e2e-${randomUUID()}` })).id;
-    processor = new AqmSpanProcessor({ apiKey: API_KEY, baseUrl: service.url, applicationId });
-    provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(ended)] });
-    handler = new AqmCallbackHandler({ tracerProvider: provider });
+    lc = await startTracedLangchain('langchain-e2e');
   });
-
   afterAll(async () => {
-    await provider.shutdown();
-    context.disable();
-    await service.close();
+    await lc?.close();
   });
-
-  /** The trace id of the one ended span named `name`. */
-  function traceIdOf(name: string): string {
-    const spans = ended.getFinishedSpans().filter((span) => span.name === name);
-    expect(spans, `spans named ${name}`).toHaveLength(1);
-    return spans[0]!.spanContext().traceId;
-  }
 
   it('a prompt → model → parser chain arrives with prompt, response, model, provider and tokens', async () => {
-    ended.reset();
+    lc.ended.reset();
     const model = new ScriptedChatModel({
       model: 'e2e-chat-model',
       replies: [
@@ -83,13 +49,13 @@ describe('AqmCallbackHandler → AqmSpanProcessor → local service', () => {
 
     const answer = await chain.invoke(
       { question: 'What is the capital of Norway?' },
-      { callbacks: [handler], metadata: { session_id: 'geo-session', user_id: 'geo-user' } },
+      { callbacks: [lc.handler], metadata: { session_id: 'geo-session', user_id: 'geo-user' } },
     );
     expect(answer).toBe('Oslo is the capital of Norway.');
-    await processor.forceFlush();
+    await lc.processor.forceFlush();
 
-    const traceId = traceIdOf('invoke_workflow geo_chain');
-    const stored = await client.traces.get(applicationId, traceId);
+    const traceId = lc.traceIdOf('invoke_workflow geo_chain');
+    const stored = await lc.client.traces.get(lc.applicationId, traceId);
     expect(stored).toMatchObject({
       traceId,
       status: 'success',
@@ -109,12 +75,12 @@ describe('AqmCallbackHandler → AqmSpanProcessor → local service', () => {
         'invoke_workflow geo_chain',
       ].sort(),
     );
-    const { data } = await client.traces.list(applicationId);
+    const { data } = await lc.client.traces.list(lc.applicationId);
     expect(data.map((summary) => summary.traceId)).toContain(traceId);
   });
 
   it('a retrieving, tool-using agent under a request span arrives with summed tokens and its context', async () => {
-    ended.reset();
+    lc.ended.reset();
     const model = new ScriptedChatModel({
       model: 'e2e-agent-model',
       replies: [
@@ -160,20 +126,20 @@ describe('AqmCallbackHandler → AqmSpanProcessor → local service', () => {
       throw new Error('agent did not finish');
     }).withConfig({ runName: 'travel_agent' });
 
-    const tracer = provider.getTracer('e2e-app');
+    const tracer = lc.provider.getTracer('e2e-app');
     const traceId = await tracer.startActiveSpan('POST /chat', { kind: SpanKind.SERVER }, async (request) => {
       try {
-        const result = await agent.invoke({ input: 'Weather in Bergen?' }, { callbacks: [handler] });
+        const result = await agent.invoke({ input: 'Weather in Bergen?' }, { callbacks: [lc.handler] });
         expect(result).toEqual({ output: 'Bergen is rainy today; pack an umbrella.' });
         return request.spanContext().traceId;
       } finally {
         request.end();
       }
     });
-    await processor.forceFlush();
+    await lc.processor.forceFlush();
 
-    expect(traceIdOf('invoke_agent travel_agent')).toBe(traceId);
-    const stored = await client.traces.get(applicationId, traceId);
+    expect(lc.traceIdOf('invoke_agent travel_agent')).toBe(traceId);
+    const stored = await lc.client.traces.get(lc.applicationId, traceId);
     expect(stored).toMatchObject({
       status: 'success',
       prompt: 'Weather in Bergen?',
@@ -200,7 +166,7 @@ describe('AqmCallbackHandler → AqmSpanProcessor → local service', () => {
   });
 
   it('a failing chain arrives as an error trace with its message', async () => {
-    ended.reset();
+    lc.ended.reset();
     const model = new ScriptedChatModel({
       model: 'e2e-chat-model',
       replies: [
@@ -216,16 +182,16 @@ describe('AqmCallbackHandler → AqmSpanProcessor → local service', () => {
         throw new Error('post-processing failed');
       }),
     ]).withConfig({ runName: 'fragile_chain' });
-    await expect(chain.invoke('Summarise this', { callbacks: [handler] })).rejects.toThrow(
+    await expect(chain.invoke('Summarise this', { callbacks: [lc.handler] })).rejects.toThrow(
       'post-processing failed',
     );
-    await processor.forceFlush();
+    await lc.processor.forceFlush();
 
-    const traceId = traceIdOf('invoke_workflow fragile_chain');
-    const stored = await client.traces.get(applicationId, traceId);
+    const traceId = lc.traceIdOf('invoke_workflow fragile_chain');
+    const stored = await lc.client.traces.get(lc.applicationId, traceId);
     expect(stored).toMatchObject({ status: 'error', prompt: 'Summarise this', model: 'e2e-chat-model' });
     expect(stored.errorMessage).toContain('post-processing failed');
-    expect(handler.openRunCount).toBe(0);
+    expect(lc.handler.openRunCount).toBe(0);
     expect(trace.getActiveSpan()).toBeUndefined();
   });
 });

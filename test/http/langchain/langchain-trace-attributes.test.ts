@@ -1,48 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import { AqmClient } from '@aqm/client';
-import { AqmCallbackHandler } from '@aqm/langchain';
-import { AqmSpanProcessor, withAqmAttributes } from '@aqm/otel';
-import { type RunningServer, startServer } from '@aqm/server';
+import { withAqmAttributes } from '@aqm/otel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // LangChain and the OpenTelemetry SDK are development dependencies of @aqm/langchain, taken from there.
 import {
   AIMessage,
-  AsyncLocalStorageContextManager,
-  BasicTracerProvider,
   ChatPromptTemplate,
-  context,
-  InMemorySpanExporter,
   RunnableSequence,
   ScriptedChatModel,
-  SimpleSpanProcessor,
   StringOutputParser,
 } from '../../../packages/langchain/test/helpers/http-test-deps.js';
-
-const API_KEY = `langchain-attributes-${randomUUID()}`;
+import { startTracedLangchain, type TracedLangchain } from './helpers/traced-langchain.js';
 
 describe('LangChain tags and metadata, and withAqmAttributes around a chain → local service', () => {
-  let service: RunningServer;
-  let client: AqmClient;
-  let applicationId: string;
-  let processor: AqmSpanProcessor;
-  let provider: InstanceType<typeof BasicTracerProvider>;
-  const ended = new InMemorySpanExporter();
-  let handler: AqmCallbackHandler;
-
+  let lc: TracedLangchain;
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    service = await startServer({ apiKeys: [{ key: API_KEY, projectId: 'langchain-attributes' }] });
-    client = new AqmClient({ apiKey: API_KEY, baseUrl: service.url });
-    applicationId = (await client.applications.create({ name: `langchain-attributes-${randomUUID()}` })).id;
-    processor = new AqmSpanProcessor({ apiKey: API_KEY, baseUrl: service.url, applicationId });
-    provider = new BasicTracerProvider({ spanProcessors: [processor, new SimpleSpanProcessor(ended)] });
-    handler = new AqmCallbackHandler({ tracerProvider: provider });
+    lc = await startTracedLangchain('langchain-attributes');
   });
-
   afterAll(async () => {
-    await provider?.shutdown();
-    context.disable();
-    await service?.close();
+    await lc?.close();
   });
 
   /** A template → scripted chat model → parser chain named `name`. */
@@ -60,17 +34,15 @@ describe('LangChain tags and metadata, and withAqmAttributes around a chain → 
 
   /** The stored record of the trace whose root span is `invoke_workflow {name}`. */
   async function storedFor(name: string) {
-    await processor.forceFlush();
-    const roots = ended.getFinishedSpans().filter((span) => span.name === `invoke_workflow ${name}`);
-    expect(roots, `spans named invoke_workflow ${name}`).toHaveLength(1);
-    return client.traces.get(applicationId, roots[0]!.spanContext().traceId);
+    await lc.processor.forceFlush();
+    return lc.client.traces.get(lc.applicationId, lc.traceIdOf(`invoke_workflow ${name}`));
   }
 
   it("a call's tags and metadata reach the record's metadata (LangChain's own left out); ids still from metadata", async () => {
     await chain('tagged_chain').invoke(
       { question: 'Capital of Norway?' },
       {
-        callbacks: [handler],
+        callbacks: [lc.handler],
         tags: ['support', 'beta'],
         metadata: {
           tenant: 'acme',
@@ -93,11 +65,11 @@ describe('LangChain tags and metadata, and withAqmAttributes around a chain → 
     await withAqmAttributes(
       { userId: 'app-user', metadata: { tenant: 'scope-tenant', region: 'eu' }, tags: ['scope'] },
       async () => {
-        await client.applications.get(applicationId); // real I/O before the chain starts
+        await lc.client.applications.get(lc.applicationId); // real I/O before the chain starts
         await chain('scoped_chain').invoke(
           { question: 'Capital of Norway?' },
           {
-            callbacks: [handler],
+            callbacks: [lc.handler],
             tags: ['lc'],
             metadata: { tenant: 'acme', user_id: 'lc-user', session_id: 'lc-session' },
           },

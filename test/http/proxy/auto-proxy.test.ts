@@ -1,7 +1,7 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AppDir, createAppDir } from '../auto/helpers/app-dir.js';
-import { type AppRun, killRunningApps, lastJsonLine, runApp } from '../auto/helpers/run-app.js';
+import { exitHoldMs, killRunningApps, lastJsonLine, runApp } from '../auto/helpers/run-app.js';
+import { startSilentServer } from '../auto/helpers/silent-server.js';
 import { type Stack, startStack } from '../auto/helpers/stack.js';
 import { closedPort, hostPortOf, type LocalProxy, startLocalProxy } from './helpers/local-proxy.js';
 
@@ -9,33 +9,6 @@ import { closedPort, hostPortOf, type LocalProxy, startLocalProxy } from './help
 const DOCUMENTED_BOUND_MS = 5000;
 const LOAD_MARGIN_MS = 2500;
 const OPENAI_APP = ['--import', '@aqm/auto/register', 'openai-app.mjs'];
-
-/** A proxy that accepts connections and never answers (not even the CONNECT). */
-async function silentProxy(): Promise<{ url: string; connections: () => number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let connections = 0;
-  const server: Server = createServer((socket) => {
-    connections += 1;
-    sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    connections: () => connections,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-/** Time from the end of the app's own work (`doneAt`, printed by the app) to its exit. */
-function exitHoldMs(run: AppRun): number {
-  return run.exitedAt - lastJsonLine<{ doneAt: number }>(run).doneAt;
-}
 
 let stack: Stack;
 let app: AppDir;
@@ -82,7 +55,7 @@ describe('node --import @aqm/auto/register behind a proxy named by HTTP_PROXY', 
       'down (connections refused)',
       async () => ({ url: `http://127.0.0.1:${await closedPort()}`, close: async () => {} }),
     ],
-    ['silent (never answers the CONNECT)', silentProxy],
+    ['silent (never answers the CONNECT)', startSilentServer],
   ] as const)(
     'a proxy %s: the app ends within AQM_FLUSH_TIMEOUT_MS, saying its traces were not delivered',
     async (label, start) => {

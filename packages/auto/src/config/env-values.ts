@@ -1,4 +1,5 @@
 import { normalizeBaseUrl } from '@aqm/client';
+import { flagValue } from '@aqm/otel/pipeline';
 
 /**
  * Parsers for single environment variables. Each returns the value or throws a `ConfigError`
@@ -57,8 +58,6 @@ export class RefusedUrlError extends ConfigError {
 
 const MAX_SHOWN_CHARS = 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 
 /** Renders a value for a message, shortened. */
 export function shown(value: string): string {
@@ -75,10 +74,9 @@ export function text(env: Env, name: string): string | undefined {
 export function flag(env: Env, name: string): boolean | undefined {
   const value = text(env, name);
   if (value === undefined) return undefined;
-  const word = value.toLowerCase();
-  if (TRUE_WORDS.has(word)) return true;
-  if (FALSE_WORDS.has(word)) return false;
-  throw new ConfigError(name, 'true or false', value);
+  const parsed = flagValue(value);
+  if (parsed === undefined) throw new ConfigError(name, 'true or false', value);
+  return parsed;
 }
 
 const URL_EXPECTATION = 'an http(s) URL such as https://aqm.example.com/api';

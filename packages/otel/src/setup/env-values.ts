@@ -20,6 +20,19 @@ export class EnvValueError extends Error {
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 
+/**
+ * A flag's value: `true` for `true`, `1`, `yes`, `on`, `false` for `false`, `0`, `no`, `off` (any
+ * case), `undefined` for anything else. The words of every flag variable, `AQM_*` or not.
+ *
+ * @example
+ * flagValue('Yes'); // true
+ */
+export function flagValue(value: string): boolean | undefined {
+  const word = value.toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  return FALSE_WORDS.has(word) ? false : undefined;
+}
+
 /** What a check accepts, as said in a warning. */
 export function expectationOf(check: EnvCheck): string {
   switch (check.kind) {
@@ -40,11 +53,8 @@ function parse(check: EnvCheck, value: string): string | number | boolean | unde
   switch (check.kind) {
     case 'text':
       return value;
-    case 'flag': {
-      const word = value.toLowerCase();
-      if (TRUE_WORDS.has(word)) return true;
-      return FALSE_WORDS.has(word) ? false : undefined;
-    }
+    case 'flag':
+      return flagValue(value);
     case 'number': {
       const parsed = Number(value);
       return Number.isFinite(parsed) && parsed >= check.min && parsed <= check.max ? parsed : undefined;

@@ -81,6 +81,11 @@ export function lastJsonLine<T>(run: AppRun): T {
   return JSON.parse(lines[lines.length - 1] ?? 'null') as T;
 }
 
+/** Time from the end of the app's own work (`doneAt`, printed by the app) to its exit. */
+export function exitHoldMs(run: AppRun): number {
+  return run.exitedAt - lastJsonLine<{ doneAt: number }>(run).doneAt;
+}
+
 /** Kills every app still running (after a failed test). */
 export function killRunningApps(): void {
   for (const child of running) child.kill('SIGKILL');

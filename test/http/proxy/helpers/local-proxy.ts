@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 
+// A loopback port nothing listens on: a proxy that is down.
+export { closedPort } from '../../client/helpers.js';
+
 /** One request the proxy received: a CONNECT tunnel or an absolute-form request it forwarded. */
 export interface ProxiedRequest {
   /** `CONNECT`, or the method of a forwarded request. */
@@ -141,15 +144,6 @@ export async function startLocalProxy(
         server.close(() => resolve());
       }),
   };
-}
-
-/** A loopback port nothing listens on (bound, then closed): a proxy that is down. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** `host:port` of a URL, as a CONNECT names it. */
