@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { COMBOS } from './combos.mjs';
 import { npmInstall } from './packing.mjs';
 import { pnpmBin, publishAll, startRegistry } from './registry.mjs';
-import { findCopies, footprint, nodeBinDir, run } from './tools.mjs';
+import { findCopies, footprint, nodeBinDir, run, userEnv } from './tools.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values: flags } = parseArgs({
@@ -77,7 +77,7 @@ for (const [name, { manifest }] of Object.entries(published)) {
 const combos = flags.only ? COMBOS.filter((c) => flags.only.split(',').includes(c.name)) : COMBOS;
 // Every npm (and the apps) sees the local registry through a temp userconfig, never ~/.npmrc.
 const envFor = (combo) => ({
-  ...process.env,
+  ...userEnv(),
   ...registry.env,
   ...(combo.node === 22 ? { PATH: `${node22}:${process.env.PATH}` } : {}),
 });

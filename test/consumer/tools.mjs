@@ -34,6 +34,15 @@ export function manifestInTarball(file) {
   return JSON.parse(spawnSync('tar', ['-xOzf', file, 'package/package.json'], { encoding: 'utf8' }).stdout);
 }
 
+/**
+ * This process's environment as a user's fresh shell would have it: without the `npm_*` variables
+ * that `npx` and `pnpm` set for the scripts they run (`npm_config_overrides` from the workspace,
+ * `npm_config_omit_lockfile_registry_resolved`, ...), which npm in the fresh projects would obey.
+ */
+export function userEnv() {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+}
+
 /** The pnpm that runs this script (under `pnpm test`), else pnpm 10 through npx. */
 export function pnpmCommand(args) {
   const execPath = process.env.npm_execpath;
