@@ -5,14 +5,21 @@
 //   otlp — BatchSpanProcessor(OTLPTraceExporter) with default settings: what OpenTelemetry users have;
 //   otlp-noloss — the same with its span queue raised to hold the whole burst, so it drops nothing
 //     either: the like-for-like comparison of the work per delivered trace;
+//   langfuse — Langfuse v5's LangfuseSpanProcessor (what a user would install instead: it filters the
+//     spans to the LLM ones, masks, and hands them to the stock BatchSpanProcessor + OTLP exporter),
+//     pointed at the sink, its span queue raised as otlp-noloss's is so that it drops nothing;
 //   bare — no processor at all: the app's own cost of making the spans, to subtract from the others.
 import { AqmSpanProcessor } from '@aqm/otel';
+import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { WorkerSpanProcessor } from './worker-processor.mjs';
 
-export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'bare'];
+export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'langfuse', 'bare'];
+
+/** Spans of a trace each variant sends: Langfuse's default filter keeps the GenAI span only. */
+export const SPANS_SENT = { langfuse: 1 };
 
 /**
  * @param {'ours' | 'otlp' | 'otlp-noloss' | 'bare'} name
@@ -58,6 +65,18 @@ export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
     });
     const batch = new BatchSpanProcessor(exporter, { maxQueueSize: Math.max(2048, spanQueue) });
     return { provider: new NodeTracerProvider({ spanProcessors: [batch] }), stats: () => undefined };
+  }
+  if (name === 'langfuse') {
+    // Its constructor builds the BatchSpanProcessor with no queue size of its own, so the standard
+    // OTEL_BSP_MAX_QUEUE_SIZE sets it (this child process runs this variant only). Everything else
+    // is its defaults: its span filter, its mask hook, its media scan, the exporter it builds.
+    process.env.OTEL_BSP_MAX_QUEUE_SIZE = String(Math.max(2048, spanQueue));
+    const processor = new LangfuseSpanProcessor({
+      publicKey: 'pk-lf-bench',
+      secretKey: 'sk-lf-bench',
+      baseUrl: sinkUrl,
+    });
+    return { provider: new NodeTracerProvider({ spanProcessors: [processor] }), stats: () => undefined };
   }
   if (name === 'bare') {
     return { provider: new NodeTracerProvider(), stats: () => undefined };

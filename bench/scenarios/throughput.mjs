@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runChild } from '../lib/children.mjs';
 import { MiB, median } from '../lib/measure.mjs';
 import { startSink } from '../lib/sink.mjs';
+import { SPANS_SENT } from '../lib/variants.mjs';
 
 const CHILD = fileURLToPath(new URL('../children/throughput.mjs', import.meta.url));
 
@@ -85,7 +86,7 @@ export async function runOnce(variant, options, log) {
         child.send({ type: 'go' });
       },
     });
-    const run = figures(result, sink.snapshot(2));
+    const run = figures(result, sink.snapshot(SPANS_SENT[variant] ?? 2));
     // The burst: traces per second until forceFlush() resolves; at a rate: how fast they were produced.
     const perSec = options.rate
       ? `${run.producedPerSec.toFixed(0).padStart(6)} produced/s`
