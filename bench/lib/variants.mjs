@@ -14,6 +14,7 @@ import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { LeastRecordProcessor } from './least-processor.mjs';
 import { WorkerSpanProcessor } from './worker-processor.mjs';
 
 export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'langfuse', 'bare'];
@@ -75,6 +76,15 @@ export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
       publicKey: 'pk-lf-bench',
       secretKey: 'sk-lf-bench',
       baseUrl: sinkUrl,
+    });
+    return { provider: new NodeTracerProvider({ spanProcessors: [processor] }), stats: () => undefined };
+  }
+  if (name === 'least') {
+    // Issue 30's probe: the least record of the contract, built in onEnd() and posted like ours.
+    const processor = new LeastRecordProcessor({
+      baseUrl: sinkUrl,
+      apiKey: process.env.AQM_API_KEY,
+      applicationId: process.env.AQM_APPLICATION_ID,
     });
     return { provider: new NodeTracerProvider({ spanProcessors: [processor] }), stats: () => undefined };
   }

@@ -52,7 +52,10 @@ function figures(result, sink) {
 /** One child run of `variant` against its own sink. */
 export async function runOnce(variant, options, log) {
   const apiKey = `bench-${randomUUID()}`;
-  const sink = await startSink({ kind: variant.startsWith('ours') ? 'aqm' : 'otlp', apiKey });
+  const sink = await startSink({
+    kind: variant.startsWith('ours') || variant === 'least' ? 'aqm' : 'otlp',
+    apiKey,
+  });
   // ours-disk and ours-wal: a fresh persistDir per run, on the machine's temp disk.
   const persistDir =
     variant === 'ours-disk' || variant === 'ours-wal'
