@@ -43,7 +43,10 @@ export class LeastRecordProcessor {
   onEnd(span) {
     const traceId = span.spanContext().traceId;
     let spans = this.#open.get(traceId);
-    if (spans === undefined) this.#open.set(traceId, (spans = []));
+    if (spans === undefined) {
+      spans = [];
+      this.#open.set(traceId, spans);
+    }
     spans.push(span);
     if (span.parentSpanContext !== undefined) return;
     this.#open.delete(traceId);
@@ -66,8 +69,12 @@ export class LeastRecordProcessor {
 
   #send() {
     if (this.#bodies.length === 0) return;
+    const comma = Buffer.from(',');
     const parts = [Buffer.from('{"traces":[')];
-    this.#bodies.forEach((body, i) => parts.push(i === 0 ? body : Buffer.concat([Buffer.from(','), body])));
+    for (const [i, body] of this.#bodies.entries()) {
+      if (i > 0) parts.push(comma);
+      parts.push(body);
+    }
     parts.push(Buffer.from(']}'));
     this.#bodies = [];
     const body = Buffer.concat(parts);
