@@ -10,7 +10,16 @@ const PER_REQUEST = 100;
 const isoOf = (hrTime) => new Date(hrTime[0] * 1000 + hrTime[1] / 1e6).toISOString();
 const firstText = (json) => JSON.parse(json)[0].parts[0].content;
 
-function wireSpan(span) {
+const CONTENT_KEYS = new Set(['gen_ai.input.messages', 'gen_ai.output.messages']);
+
+/** The span's attributes without the messages (copied, not `delete`d, to keep a fast object). */
+function withoutContent(attributes) {
+  const kept = {};
+  for (const key of Object.keys(attributes)) if (!CONTENT_KEYS.has(key)) kept[key] = attributes[key];
+  return kept;
+}
+
+function wireSpan(span, contentOnce) {
   const wire = {
     spanId: span.spanContext().spanId,
     name: span.name,
@@ -18,7 +27,7 @@ function wireSpan(span) {
     startTime: isoOf(span.startTime),
     endTime: isoOf(span.endTime),
     status: { code: 'unset' },
-    attributes: span.attributes,
+    attributes: contentOnce ? withoutContent(span.attributes) : span.attributes,
   };
   if (span.parentSpanContext) wire.parentSpanId = span.parentSpanContext.spanId;
   return wire;
@@ -33,7 +42,11 @@ export class LeastRecordProcessor {
   #bodies = [];
   #inFlight = new Set();
 
-  constructor({ baseUrl, apiKey, applicationId }) {
+  #contentOnce;
+
+  /** `contentOnce`: the messages left out of the spans (the prompt and response carried once: not the contract). */
+  constructor({ baseUrl, apiKey, applicationId, contentOnce = false }) {
+    this.#contentOnce = contentOnce;
     this.#url = new URL(`/api/v1/applications/${applicationId}/evaluations`, baseUrl);
     this.#headers = { 'content-type': 'application/json', 'x-api-key': apiKey };
   }
@@ -61,7 +74,7 @@ export class LeastRecordProcessor {
       model: chat.attributes['gen_ai.response.model'],
       provider: chat.attributes['gen_ai.provider.name'],
       usage: { inputTokens: 340, outputTokens: 150, totalTokens: 490 },
-      spans: spans.map(wireSpan),
+      spans: spans.map((s) => wireSpan(s, this.#contentOnce)),
     };
     this.#bodies.push(Buffer.from(JSON.stringify(record)));
     if (this.#bodies.length >= PER_REQUEST) this.#send();

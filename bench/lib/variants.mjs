@@ -67,7 +67,7 @@ export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
     const batch = new BatchSpanProcessor(exporter, { maxQueueSize: Math.max(2048, spanQueue) });
     return { provider: new NodeTracerProvider({ spanProcessors: [batch] }), stats: () => undefined };
   }
-  if (name === 'langfuse') {
+  if (name === 'langfuse' || name === 'langfuse-all') {
     // Its constructor builds the BatchSpanProcessor with no queue size of its own, so the standard
     // OTEL_BSP_MAX_QUEUE_SIZE sets it (this child process runs this variant only). Everything else
     // is its defaults: its span filter, its mask hook, its media scan, the exporter it builds.
@@ -76,15 +76,19 @@ export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
       publicKey: 'pk-lf-bench',
       secretKey: 'sk-lf-bench',
       baseUrl: sinkUrl,
+      // A probe: every span exported (both of the trace, as the stock pipeline and ours send).
+      ...(name === 'langfuse-all' ? { shouldExportSpan: () => true } : {}),
     });
     return { provider: new NodeTracerProvider({ spanProcessors: [processor] }), stats: () => undefined };
   }
-  if (name === 'least') {
-    // Issue 30's probe: the least record of the contract, built in onEnd() and posted like ours.
+  if (name === 'least' || name === 'least-content-once') {
+    // Issue 30's probes: the least record of the contract, built in onEnd() and posted like ours;
+    // -content-once leaves the messages out of the spans (a record the contract does not have).
     const processor = new LeastRecordProcessor({
       baseUrl: sinkUrl,
       apiKey: process.env.AQM_API_KEY,
       applicationId: process.env.AQM_APPLICATION_ID,
+      contentOnce: name === 'least-content-once',
     });
     return { provider: new NodeTracerProvider({ spanProcessors: [processor] }), stats: () => undefined };
   }

@@ -53,7 +53,7 @@ function figures(result, sink) {
 export async function runOnce(variant, options, log) {
   const apiKey = `bench-${randomUUID()}`;
   const sink = await startSink({
-    kind: variant.startsWith('ours') || variant === 'least' ? 'aqm' : 'otlp',
+    kind: variant.startsWith('ours') || variant.startsWith('least') ? 'aqm' : 'otlp',
     apiKey,
   });
   // ours-disk and ours-wal: a fresh persistDir per run, on the machine's temp disk.
