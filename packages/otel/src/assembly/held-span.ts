@@ -1,6 +1,6 @@
 import { parseJsonLoose } from '../mapping/json.js';
 import type { LlmLogRecord } from '../mapping/llm-log-record.js';
-import { MASK_SLACK_CHARS, truncationMarker } from '../privacy/text-sanitizer.js';
+import { charBoundary, MASK_SLACK_CHARS, truncationMarker } from '../privacy/text-sanitizer.js';
 import type { ReadableSpan, SpanAttributes, TimedEvent } from '../sdk-types.js';
 import {
   ATTRIBUTE_BYTES,
@@ -157,9 +157,7 @@ function textBytes(value: unknown): number {
  * keep the whole original alive inside V8 (a sliced string points into its parent).
  */
 function cut(value: string, limit: number): string {
-  let end = limit;
-  const last = value.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1; // never half a surrogate pair
+  const end = charBoundary(value, limit);
   const kept = Buffer.from(value.slice(0, end), 'utf16le').toString('utf16le');
   return kept + truncationMarker(value.length - end);
 }

@@ -1,4 +1,5 @@
 import type { EvaluationTrace } from '@aqm/wire';
+import { charBoundary } from '../privacy/text-sanitizer.js';
 
 /** The result of one shrink step: the smaller record's JSON and the next step to try. */
 export interface ShrunkRecord {
@@ -21,9 +22,7 @@ export function cutText(text: string, limit: number): string {
   const kept = marker === null ? text : text.slice(0, marker.index);
   const removedBefore = marker === null ? 0 : Number(marker[1]);
   if (kept.length <= limit) return text;
-  let end = limit;
-  const last = kept.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const end = charBoundary(kept, limit);
   return `${kept.slice(0, end)}…[cut ${kept.length - end + removedBefore} chars]`;
 }
 

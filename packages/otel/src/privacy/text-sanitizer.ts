@@ -21,6 +21,16 @@ function reportMaskFailure(field: string, problem: string): void {
   aqmDiag.warn(`The mask function ${problem} for field "${field}"; the value was blanked before sending.`);
 }
 
+/**
+ * Where to cut `text` to keep at most `max` characters without splitting a surrogate pair: `max`,
+ * or one less when the character before the cut is the first half of a pair.
+ */
+export function charBoundary(text: string, max: number): number {
+  if (max <= 0 || text.length <= max) return Math.max(0, Math.min(max, text.length));
+  const last = text.charCodeAt(max - 1);
+  return last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
+}
+
 /** The marker appended to a cut value: `…[truncated N chars]`. */
 export function truncationMarker(removedChars: number): string {
   return `…[truncated ${removedChars} chars]`;
@@ -100,10 +110,7 @@ export class TextSanitizer {
   #truncate(text: string, alreadyRemoved: number): string {
     const max = this.#maxValueChars;
     if (text.length <= max && alreadyRemoved === 0) return text;
-    let kept = text.length <= max ? text : text.slice(0, max);
-    // Never end on half of a surrogate pair.
-    const last = kept.charCodeAt(kept.length - 1);
-    if (kept.length < text.length && last >= 0xd800 && last <= 0xdbff) kept = kept.slice(0, -1);
+    const kept = text.length <= max ? text : text.slice(0, charBoundary(text, max));
     const removed = text.length - kept.length + alreadyRemoved;
     return removed > 0 ? kept + truncationMarker(removed) : kept;
   }

@@ -1,5 +1,6 @@
 import { alert, aqmDiag } from '../diag.js';
 import { describeValue } from '../option-checks.js';
+import { charBoundary } from '../privacy/text-sanitizer.js';
 import {
   type AqmMetadataValue,
   MAX_ID_CHARS,
@@ -43,8 +44,7 @@ function fail(field: string, expectation: string, value: unknown): never {
 function bounded(caller: string, field: string, text: string, max: number): string {
   if (text.length <= max) return text;
   note(caller, field, `cut to ${max} characters (it had ${text.length})`);
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return text.slice(0, end);
+  return text.slice(0, charBoundary(text, max));
 }
 
 function id(caller: string, field: string, value: unknown): string | undefined {
