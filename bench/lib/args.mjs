@@ -7,16 +7,17 @@ import { parseArgs } from 'node:util';
  * @template {Record<string, string | number | boolean>} T
  * @param {T} defaults
  * @param {string} usage
+ * @param {string[]} [args] the arguments to read (the command line's by default)
  * @returns {T}
  */
-export function readFlags(defaults, usage) {
+export function readFlags(defaults, usage, args = process.argv.slice(2)) {
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [name, value] of Object.entries(defaults)) {
     options[name] = { type: typeof value === 'boolean' ? 'boolean' : 'string' };
   }
   let values;
   try {
-    ({ values } = parseArgs({ options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
   } catch (error) {
     fail(`${error.message}\n${usage}`);
   }

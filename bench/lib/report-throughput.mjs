@@ -1,11 +1,17 @@
 // The throughput-style sections of RESULTS.md: the burst ("Throughput") and the steady rate. Both
-// are a table of medians (ours, OTLP, the ratios, the bare provider) and every run's figures.
+// are a table of medians (ours, the stock pipeline with no loss, Langfuse v5, the stock pipeline with
+// its defaults, the ratios ours/each, the bare provider) and every run's figures.
 import { f0, f1, f2, pct, table } from './markdown.mjs';
 
 /** The rows of the burst's table: label, key, format. */
 const THROUGHPUT_ROWS = [
   ['CPU per trace produced (µs, user+system, app process)', 'cpuUsPerTrace', f1],
   ['— of which the exporter (minus the bare provider, µs)', 'exporterCpuUsPerTrace', f1],
+  [
+    "— the exporter's CPU per trace delivered (minus the bare provider, ÷ share delivered, µs)",
+    'exporterCpuUsPerDelivered',
+    f1,
+  ],
   ['CPU per trace delivered (µs)', 'cpuUsPerDelivered', f1],
   [
     "CPU per trace on the app's main thread (µs, its event loop: span calls, timers, I/O callbacks)",
@@ -13,7 +19,11 @@ const THROUGHPUT_ROWS = [
     f1,
   ],
   ['— of which the exporter (minus the bare provider, µs)', 'exporterMainCpuUsPerTrace', f1],
-  ["— the exporter's main-thread CPU per trace delivered (µs)", 'exporterMainCpuUsPerDelivered', f1],
+  [
+    "— the exporter's main-thread CPU per trace delivered (minus the bare provider, ÷ share delivered, µs)",
+    'exporterMainCpuUsPerDelivered',
+    f1,
+  ],
   ['Event loop busy per trace (µs, eventLoopUtilization().active)', 'loopActiveUsPerTrace', f1],
   ["Time in the app's span calls per trace (µs, wall: starting and ending its spans)", 'callUsPerTrace', f1],
   ['Traces per second until forceFlush() resolves', 'tracesPerSec', f0],
@@ -35,19 +45,35 @@ const steadyRows = (rate) => [
   ['HTTP requests to the sink', 'requests', f0],
 ];
 
-/** The table of medians: ours, OTLP and the ratio, OTLP with no loss and the ratio, the bare provider. */
-function mediansTable(medians, rows) {
-  const { ours, otlp, bare } = medians;
-  const noloss = medians['otlp-noloss'];
-  const header = ['figure', 'ours', 'OTLP', 'ratio ours/OTLP'];
-  if (noloss) header.push('OTLP, no loss', 'ratio ours/no loss');
-  header.push('bare provider');
+/**
+ * The pipelines the medians table shows beside ours, in its order (issue 30): the stock pipeline
+ * that drops nothing and Langfuse v5 side by side with ours, each with the ratio ours/it, then the
+ * stock pipeline with its defaults (and the ratio) and the bare provider. A variant that did not
+ * run has no column.
+ */
+const COMPARED = [
+  ['otlp-noloss', 'OTLP, no loss', 'ratio ours/no loss'],
+  ['langfuse', 'Langfuse v5', 'ratio ours/Langfuse'],
+  ['otlp', 'OTLP (defaults)', 'ratio ours/OTLP'],
+];
+
+/**
+ * The table of medians: ours, each compared pipeline that ran with the ratio ours/it, the bare
+ * provider. `rows`: [label, key, format].
+ * @param {Record<string, Record<string, number>>} medians
+ * @param {[string, string, (value: number) => string][]} rows
+ */
+export function mediansTable(medians, rows) {
+  const { ours, bare } = medians;
+  const compared = COMPARED.filter(([variant]) => medians[variant]);
+  const header = ['figure', 'ours', ...compared.flatMap(([, name, ratio]) => [name, ratio]), 'bare provider'];
   const cells = rows.map(([label, key, format]) => [
     label,
     format(ours?.[key]),
-    format(otlp?.[key]),
-    f2(ours?.[key] / otlp?.[key]),
-    ...(noloss ? [format(noloss[key]), f2(ours?.[key] / noloss[key])] : []),
+    ...compared.flatMap(([variant]) => [
+      format(medians[variant][key]),
+      f2(ours?.[key] / medians[variant][key]),
+    ]),
     format(bare?.[key]),
   ]);
   return table(header, ['l', ...header.slice(1).map(() => 'r')], cells);
@@ -86,16 +112,24 @@ const STEADY_RUN_COLUMNS = [
   ['requests', (run) => f0(run.requests)],
 ];
 
+/** What the columns of the medians table are (both sections). */
+const PIPELINES =
+  '"OTLP, no loss" is `BatchSpanProcessor(OTLPTraceExporter)` with its span queue raised to hold the burst ' +
+  '(the stock pipeline, dropping nothing: the like-for-like comparison of the work per delivered trace); ' +
+  '"Langfuse v5" is `LangfuseSpanProcessor` from `@langfuse/otel` with its defaults and the same raised queue ' +
+  '(what a user would install instead; it sends the GenAI span only, and a trace counts as delivered when that ' +
+  'span arrived); "OTLP (defaults)" is the stock pipeline with default settings (what users have: it drops ' +
+  'spans when its 2,048-span queue is full). "Minus the bare provider" subtracts the median of the provider ' +
+  'with no processor (the app making its spans); "÷ share delivered" divides by the share of traces that arrived.';
+
 export function throughputSection({ options, runs, medians }) {
   return [
     '## Throughput',
     '',
     `${options.traces} traces per run, ${options.chunk} per event-loop turn, after a warm-up of ${options.warmup} through the same provider; ` +
       `${options.rounds} rounds, variants interleaved (${options.variants.join(', ')}, order rotated each round), ` +
-      'each in its own child process with its own loopback sink. Medians over the rounds. "OTLP" is ' +
-      '`BatchSpanProcessor(OTLPTraceExporter)` with default settings (what users have: it drops spans when its ' +
-      '2,048-span queue is full); "OTLP, no loss" has its span queue raised to hold the burst, for a like-for-like ' +
-      'comparison of the work per delivered trace.',
+      'each in its own child process with its own loopback sink. Medians over the rounds. ' +
+      PIPELINES,
     '',
     ...mediansTable(medians, THROUGHPUT_ROWS),
     '',
@@ -116,7 +150,7 @@ export function steadySection({ options, runs, medians }) {
       `traces due by then, counted from the elapsed time), after a warm-up of ${options.warmup} at the same rate through the same provider; the window ` +
       `runs from the first trace until forceFlush() resolves. ${options.rounds} rounds, variants interleaved ` +
       `(${options.variants.join(', ')}, order rotated each round), each in its own child process with its own ` +
-      'loopback sink. Medians over the rounds; the variants are configured as in the burst.',
+      `loopback sink. Medians over the rounds; the variants are configured as in the burst. ${PIPELINES}`,
     '',
   ];
   const short = Object.entries(runs).filter(

@@ -1,5 +1,6 @@
 // Turns a run's figures into bench/RESULTS.md: the machine and command first, then a table per
-// scenario (ours, OTLP, ratio; the throughput and steady-rate ones in report-throughput.mjs), the
+// scenario (ours beside the other pipelines and the ratios; the throughput and steady-rate ones in
+// report-throughput.mjs), the
 // goals, and where the time goes when profiled.
 import { existsSync, readFileSync } from 'node:fs';
 import { f0, f1, f2, mibOf, pct, table } from './markdown.mjs';
@@ -55,10 +56,16 @@ function outageSection({ options, runs }) {
   return lines;
 }
 
-function goalsSection(goals) {
+export function goalsSection(goals) {
   // An informational line (the steady rate) is not one of the goals: not missed in bold.
   const verdict = (goal) =>
-    goal.met ? 'met' : goal.informational ? 'missed (for information)' : '**missed**';
+    goal.judged === false
+      ? 'not judged'
+      : goal.met
+        ? 'met'
+        : goal.informational
+          ? 'missed (for information)'
+          : '**missed**';
   const rows = goals.map((goal) => [goal.goal, goal.measured, verdict(goal)]);
   return ['## Goals', '', ...table(['goal', 'measured', 'met?'], ['l', 'l', 'l'], rows), ''];
 }

@@ -138,15 +138,20 @@ export async function throughputScenario(options, log = console.log) {
     }
     medians[variant].flushErrors = list.filter((run) => run.flushError).length;
   }
-  // The exporter's own CPU: the variant's minus the bare provider's (the app making its spans).
+  // The exporter's own CPU: the variant's minus the bare provider's (the app making its spans), for
+  // every variant with an exporter (ours and its probes, otlp, otlp-noloss, langfuse).
   const bareCpu = medians.bare?.cpuUsPerTrace;
   const bareMain = medians.bare?.mainCpuUsPerTrace;
-  for (const variant of ['ours', 'ours-worker', 'ours-worker-50ms', 'otlp', 'otlp-noloss']) {
+  for (const variant of Object.keys(medians).filter((name) => name !== 'bare')) {
     const m = medians[variant];
-    if (m && bareCpu !== undefined) m.exporterCpuUsPerTrace = m.cpuUsPerTrace - bareCpu;
-    // The same on the main thread, per produced and per delivered trace: the exporter's cost on the
-    // app's event loop (issue 22's first goal, "per delivered trace").
-    if (m && bareMain !== undefined) {
+    // Per produced and per delivered trace (issue 30's reading: over the bare provider, divided by
+    // the share delivered).
+    if (bareCpu !== undefined) {
+      m.exporterCpuUsPerTrace = m.cpuUsPerTrace - bareCpu;
+      m.exporterCpuUsPerDelivered = m.exporterCpuUsPerTrace / m.deliveredShare;
+    }
+    // The same on the main thread: the exporter's cost on the app's event loop.
+    if (bareMain !== undefined) {
       m.exporterMainCpuUsPerTrace = m.mainCpuUsPerTrace - bareMain;
       m.exporterMainCpuUsPerDelivered = m.exporterMainCpuUsPerTrace / m.deliveredShare;
     }
