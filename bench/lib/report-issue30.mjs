@@ -56,6 +56,8 @@ export function issue30Section(perNode, { machine, date, command, revision }) {
     '',
   ];
   const goals = [];
+  /** The probes (the least record, the worker thread) against the same goals, for information. */
+  const probes = [];
   for (const { node, runs, floor } of perNode) {
     lines.push(`### Node ${node}`, '');
     for (const run of runs) lines.push(`- \`${run.command}\` (${run.date})`);
@@ -79,6 +81,9 @@ export function issue30Section(perNode, { machine, date, command, revision }) {
       for (const goal of run.goals.filter((g) => g.issue === 30 && !g.informational)) {
         goals.push([node, goal.goal, goal.measured, verdict(goal)]);
       }
+      for (const goal of run.goals.filter((g) => g.issue === 30 && g.informational)) {
+        probes.push([node, goal.goal, goal.measured, verdict(goal)]);
+      }
     }
     if (floor) {
       lines.push(
@@ -95,6 +100,14 @@ export function issue30Section(perNode, { machine, date, command, revision }) {
     '### Issue 30: the goals',
     '',
     ...table(['Node', 'goal', 'measured', 'met?'], ['l', 'l', 'l', 'l'], goals),
+    ...(probes.length === 0
+      ? []
+      : [
+          '',
+          'The probes against the same goals, for information: whether any implementation could meet them here.',
+          '',
+          ...table(['Node', 'goal', 'measured', 'would be met?'], ['l', 'l', 'l', 'l'], probes),
+        ]),
     ISSUE30_END,
   );
   return lines.join('\n');

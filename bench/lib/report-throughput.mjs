@@ -55,6 +55,10 @@ const COMPARED = [
   ['otlp-noloss', 'OTLP, no loss', 'ratio ours/no loss'],
   ['langfuse', 'Langfuse v5', 'ratio ours/Langfuse'],
   ['otlp', 'OTLP (defaults)', 'ratio ours/OTLP'],
+  // Probes, when they ran (bench/lib/variants.mjs).
+  ['langfuse-all', 'Langfuse v5, every span (probe)', 'ratio ours/it'],
+  ['least', 'least record (probe)', 'ratio ours/least'],
+  ['least-content-once', 'least, content once (probe)', 'ratio ours/it'],
 ];
 
 /**
