@@ -1,5 +1,6 @@
-import { type DeliveryOutcome, type QueuedTrace, utf8Body } from './queued-trace.js';
+import { createQueuedTrace, type DeliveryOutcome, type QueuedTrace } from './queued-trace.js';
 import { RecordQueue } from './record-queue.js';
+import { ownBody, Utf8Slabs } from './utf8-slabs.js';
 
 /** JSON around the records of a request body: `{"traces":[...]}`. */
 const BODY_OVERHEAD_BYTES = 12;
@@ -12,6 +13,7 @@ const BODY_OVERHEAD_BYTES = 12;
 export class HeldTraces {
   readonly #waiting = new RecordQueue();
   readonly #live = new Set<QueuedTrace>();
+  readonly #slabs = new Utf8Slabs();
   #bytes = 0;
 
   /** Traces held, waiting and in flight. */
@@ -22,6 +24,14 @@ export class HeldTraces {
   /** JSON bytes of the traces held. */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  /**
+   * Memory the traces held keep alive: their bytes, and what of the slabs they share other
+   * records no longer use. What `maxQueueBytes` bounds.
+   */
+  get memoryBytes(): number {
+    return this.#bytes + this.#slabs.slackBytes;
   }
 
   /** Traces waiting for a batch. */
@@ -47,6 +57,13 @@ export class HeldTraces {
     return this.#live.size - this.#waiting.length;
   }
 
+  /** Encodes a record's JSON (`bytes` in UTF-8) and holds it, at the back of the queue. */
+  hold(traceId: string, json: string, bytes: number, sequence: number): QueuedTrace {
+    const entry = createQueuedTrace(traceId, this.#slabs.encode(json, bytes), sequence);
+    this.add(entry);
+    return entry;
+  }
+
   /** Holds a new trace, at the back of the queue. */
   add(entry: QueuedTrace): void {
     this.#live.add(entry);
@@ -66,8 +83,9 @@ export class HeldTraces {
 
   /** Replaces a held trace's JSON (after shrinking it), keeping the byte count right. */
   resize(entry: QueuedTrace, json: string): void {
-    const body = utf8Body(json);
+    const body = ownBody(json);
     this.#bytes += body.byteLength - entry.bytes;
+    this.#release(entry);
     entry.body = body;
     entry.bytes = body.byteLength;
   }
@@ -80,10 +98,18 @@ export class HeldTraces {
       entry.done = true;
       this.#live.delete(entry);
       this.#bytes -= entry.bytes;
+      this.#release(entry);
       entry.resolve(outcome);
       count += 1;
     }
     return count;
+  }
+
+  /** Gives back the entry's share of its slab, if it has one. */
+  #release(entry: QueuedTrace): void {
+    if (entry.slab === undefined) return;
+    this.#slabs.release(entry.slab, entry.bytes);
+    entry.slab = undefined;
   }
 
   /** The tickets of every trace held now. */

@@ -1,3 +1,5 @@
+import type { EncodedBody, Slab } from './utf8-slabs.js';
+
 /**
  * How a queued trace ended: accepted by the service, given up, or (with `persistDir`) kept on
  * disk, to be sent from there later.
@@ -43,28 +45,15 @@ export interface QueuedTrace {
   done: boolean;
   /** Read back from `persistDir`: its file stays on disk until it settles, so it is never written again. */
   readonly fromDisk?: boolean;
+  /** The slab its body shares, released when it leaves the queue (see utf8-slabs.ts). */
+  slab?: Slab | undefined;
 }
 
-/**
- * A record's JSON as UTF-8, in memory of its own. Not `Buffer.from()`: below 4 KiB that carves
- * the bytes out of Node's shared 8 KiB pool, and a record held through an outage would keep its
- * whole pool chunk alive. With an exact allocation, what `maxQueueBytes` counts is what is held
- * (and it measured no slower for 1-6 KB records).
- */
-export function utf8Body(json: string, bytes = Buffer.byteLength(json, 'utf8')): Buffer {
-  const body = Buffer.allocUnsafeSlow(bytes);
-  body.write(json, 0, 'utf8');
-  return body;
-}
-
-/** Creates the queue entry of a record already serialised to JSON, `bytes` its UTF-8 length. */
-export function createQueuedTrace(
-  traceId: string,
-  json: string,
-  bytes: number,
-  sequence: number,
-): QueuedTrace {
-  return queuedTraceOfBody(traceId, utf8Body(json, bytes), sequence);
+/** Creates the queue entry of a record already encoded into its body (see utf8-slabs.ts). */
+export function createQueuedTrace(traceId: string, encoded: EncodedBody, sequence: number): QueuedTrace {
+  const entry = queuedTraceOfBody(traceId, encoded.body, sequence);
+  entry.slab = encoded.slab;
+  return entry;
 }
 
 /** Creates the queue entry of a record whose JSON is already UTF-8 bytes (read back from disk). */

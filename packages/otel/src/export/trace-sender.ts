@@ -11,7 +11,6 @@ import { waitHoldingProcess } from './keep-alive.js';
 import { PauseGate } from './pause-gate.js';
 import { dropAfterShutdown, dropQueueFull } from './queue-drops.js';
 import {
-  createQueuedTrace,
   type DeliveryOutcome,
   DROPPED,
   type DropReason,
@@ -132,11 +131,10 @@ export class TraceSender {
     }
     // Measured before the record is copied into its buffer: one over the byte bound is not copied.
     const bytes = Buffer.byteLength(json, 'utf8');
-    if (this.#held.count >= maxQueueTraces || this.#held.bytes + bytes > maxQueueBytes) {
+    if (this.#held.count >= maxQueueTraces || this.#held.memoryBytes + bytes > maxQueueBytes) {
       return this.#overflow(record.traceId, json, bytes);
     }
-    const entry = createQueuedTrace(record.traceId, json, bytes, this.#linger.nextSequence());
-    this.#held.add(entry);
+    const entry = this.#held.hold(record.traceId, json, bytes, this.#linger.nextSequence());
     logHeldEntry(this.#options.writeAhead, entry);
     this.#pump.schedule();
     return entry.settled;
@@ -150,7 +148,7 @@ export class TraceSender {
   refuseIfFull(minBytes: number, traceId?: string): Promise<DeliveryOutcome> | undefined {
     if (this.#closing) return dropAfterShutdown(this.#drops, traceId);
     const { maxQueueTraces, maxQueueBytes } = this.#options;
-    if (this.#held.count >= maxQueueTraces || this.#held.bytes + minBytes > maxQueueBytes) {
+    if (this.#held.count >= maxQueueTraces || this.#held.memoryBytes + minBytes > maxQueueBytes) {
       // With a disk behind the queue, the record is built and goes there instead; an admitted one is kept.
       if (
         this.#options.overflow?.canBuffer(minBytes) === true ||
@@ -229,7 +227,7 @@ export class TraceSender {
     if (this.#held.count === 0) return true;
     if (this.#delivery.failing || this.#pause.paused) return false;
     const { maxQueueTraces, maxQueueBytes } = this.#options;
-    return this.#held.count + traces <= maxQueueTraces && this.#held.bytes + bytes <= maxQueueBytes / 2;
+    return this.#held.count + traces <= maxQueueTraces && this.#held.memoryBytes + bytes <= maxQueueBytes / 2;
   }
 
   /** Queues records read back from disk; they go out at once (they have waited long enough). */
@@ -308,8 +306,7 @@ export class TraceSender {
     if (overflow?.canBuffer(bytes) === true)
       return overflowToDisk(overflow, this.#drops, { traceId, json, bytes });
     if (this.#options.keepOverBound !== true) return this.#dropQueueFull(traceId);
-    const entry = createQueuedTrace(traceId, json, bytes, this.#linger.nextSequence());
-    this.#held.add(entry);
+    const entry = this.#held.hold(traceId, json, bytes, this.#linger.nextSequence());
     logHeldEntry(this.#options.writeAhead, entry);
     this.#pump.schedule();
     return entry.settled;
