@@ -1,41 +1,30 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { type RunningForwarder, startForwarder } from '@aqm/forwarder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
+import {
+  allContainers,
+  argValue,
+  byKind,
+  type Doc,
+  manifests,
+  portNamed,
+  ROOT,
+  read,
+} from '../../integration/deploy/deploy-files.js';
 
 // Neither Docker, Kubernetes nor a Collector runs here: these tests parse deploy/ and check the
-// fields that must agree with the forwarder and with each other.
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
-// biome-ignore lint/suspicious/noExplicitAny: parsed YAML is checked field by field below.
-type Doc = any;
-
-const forwarderManifests: Doc[] = parseAllDocuments(read('deploy/kubernetes/forwarder.yaml')).map((d) =>
-  d.toJS(),
-);
-const byKind = (kind: string): Doc => forwarderManifests.find((doc) => doc.kind === kind);
-const deployment = byKind('Deployment');
-const service = byKind('Service');
-const configMap = byKind('ConfigMap');
+// fields that must agree with the forwarder and with each other. The Collector configurations
+// against the Collector's own schema: test/integration/deploy/collector-config.test.ts.
+const forwarderManifests = manifests('deploy/kubernetes/forwarder.yaml');
+const deployment = byKind(forwarderManifests, 'Deployment');
+const service = byKind(forwarderManifests, 'Service');
 const containers: Doc[] = deployment.spec.template.spec.containers;
 const forwarderContainer = containers.find((c) => c.name === 'forwarder');
-const sidecarContainer = containers.find((c) => c.name === 'otelcol');
-const sidecar: Doc = parse(read('deploy/collector/forwarder-sidecar.yaml'));
+const tierManifests = manifests('deploy/kubernetes/loadbalancer.yaml');
+const tierContainer = byKind(tierManifests, 'Deployment').spec.template.spec.containers[0];
 
-function portNamed(container: Doc, name: string): number {
-  return container.ports.find((p: Doc) => p.name === name).containerPort;
-}
-function portOf(endpoint: string): number {
-  return Number(new URL(endpoint.includes('://') ? endpoint : `tcp://${endpoint}`).port);
-}
-function argValue(args: string[], flag: string): string | undefined {
-  const at = args.indexOf(flag);
-  return at === -1 ? undefined : args[at + 1];
-}
-
-/** The forwarder's defaults, from its own --help (no fixed port is opened). */
+/** The forwarder's defaults and flags, from its own --help (no fixed port is opened). */
 const help = execFileSync(process.execPath, [`${ROOT}packages/forwarder/bin/aqm-forwarder.js`, '--help'], {
   encoding: 'utf8',
 });
@@ -52,7 +41,8 @@ describe('deploy/: the Collector tier routes each trace to one forwarder', () =>
       const { name, namespace } = service.metadata;
       if (resolver === 'dns') {
         expect(exporter.resolver.dns.hostname).toBe(`${name}.${namespace}.svc.cluster.local`);
-        expect(exporter.resolver.dns.port).toBe(grpcPort);
+        // A string in the dns resolver's config (the Collector decodes strictly).
+        expect(exporter.resolver.dns.port).toBe(String(grpcPort));
       } else {
         expect(exporter.resolver.k8s.service).toBe(`${name}.${namespace}`);
         expect(exporter.resolver.k8s.ports).toEqual([grpcPort]);
@@ -63,46 +53,59 @@ describe('deploy/: the Collector tier routes each trace to one forwarder', () =>
     },
   );
 
-  it('the headless Service selects the forwarder pods and targets the sidecar gRPC port', () => {
+  it('the headless Service selects the forwarder pods and targets the forwarder gRPC port', () => {
     expect(service.spec.clusterIP).toBe('None');
     expect(service.spec.selector).toEqual(deployment.spec.template.metadata.labels);
     expect(service.spec.ports[0].targetPort).toBe('otlp-grpc');
-    expect(portNamed(sidecarContainer, 'otlp-grpc')).toBe(service.spec.ports[0].port);
+    const grpcPort = portNamed(forwarderContainer, 'otlp-grpc');
+    expect(grpcPort).toBe(service.spec.ports[0].port);
+    expect(Number(argValue(forwarderContainer.args, '--grpc-port'))).toBe(grpcPort);
+  });
+
+  it('the forwarder CLI has the gRPC receiver flag the manifest and the image use', () => {
+    // Issue 31 item 1 (the gRPC receiver of @aqm/forwarder): --grpc-port (gRPC only when given)
+    // and the TLS flags the manifest shows in comments.
+    const flags = new Set(read('deploy/kubernetes/forwarder.yaml').match(/--grpc[a-z-]*/g));
+    expect([...flags].sort()).toEqual([
+      '--grpc-port',
+      '--grpc-tls-ca-file',
+      '--grpc-tls-cert-file',
+      '--grpc-tls-key-file',
+    ]);
+    for (const flag of flags) expect(help).toContain(flag);
+    expect(read('deploy/Dockerfile')).toContain('CMD ["--host", "0.0.0.0", "--grpc-port", "4317"]');
+  });
+
+  it('the tier sends the forwarder an ingest token it accepts', () => {
+    const tokenEnv = tierContainer.env.find((e: Doc) => e.name === 'AQM_FORWARDER_TOKEN');
+    const tokensEnv = forwarderContainer.env.find((e: Doc) => e.name === 'AQM_FORWARDER_TOKENS');
+    expect(tokenEnv.valueFrom.secretKeyRef).toEqual(tokensEnv.valueFrom.secretKeyRef);
+    for (const resolver of ['dns', 'k8s']) {
+      const config: Doc = parse(read(`deploy/collector/loadbalancer-${resolver}.yaml`));
+      // The Collector's own env expansion (`$` `{env:NAME}`), not a JS template.
+      expect(config.exporters.loadbalancing.protocol.otlp.headers.authorization).toBe(
+        `Bearer $\{env:${tokenEnv.name}}`,
+      );
+    }
+  });
+
+  it('the tier manifest runs deploy/collector/loadbalancer-k8s.yaml', () => {
+    const configMap = byKind(tierManifests, 'ConfigMap');
+    expect(parse(configMap.data['config.yaml'])).toEqual(
+      parse(read('deploy/collector/loadbalancer-k8s.yaml')),
+    );
+    const volumes = byKind(tierManifests, 'Deployment').spec.template.spec.volumes;
+    expect(volumes.find((v: Doc) => v.configMap)?.configMap.name).toBe(configMap.metadata.name);
+    expect(tierContainer.args).toEqual(['--config=/etc/otelcol/config.yaml']);
+    expect(tierContainer.volumeMounts[0].mountPath).toBe('/etc/otelcol');
   });
 
   it('the k8s resolver may watch the Service endpoints', () => {
-    const rbac: Doc[] = parseAllDocuments(read('deploy/kubernetes/loadbalancer-rbac.yaml')).map((d) =>
-      d.toJS(),
-    );
-    const role = rbac.find((doc) => doc.kind === 'Role');
+    const rbac = manifests('deploy/kubernetes/loadbalancer-rbac.yaml');
+    const role = byKind(rbac, 'Role');
     expect(role.metadata.namespace).toBe(service.metadata.namespace);
     expect(role.rules.flatMap((rule: Doc) => rule.resources)).toEqual(['endpoints', 'endpointslices']);
     expect(role.rules[0].verbs).toEqual(['get', 'list', 'watch']);
-  });
-});
-
-describe('deploy/: the sidecar hands OTLP to the forwarder in its pod', () => {
-  it('is the same file as the ConfigMap of the manifest', () => {
-    expect(parse(configMap.data['config.yaml'])).toEqual(sidecar);
-  });
-
-  it('receives gRPC on the Service port and sends OTLP/HTTP to the forwarder port with the ingest token', () => {
-    expect(portOf(sidecar.receivers.otlp.protocols.grpc.endpoint)).toBe(
-      portNamed(sidecarContainer, 'otlp-grpc'),
-    );
-    const exporter = sidecar.exporters['otlphttp/aqm-forwarder'];
-    const forwarderPort = portNamed(forwarderContainer, 'otlp-http');
-    expect(exporter.endpoint).toBe(`http://127.0.0.1:${forwarderPort}`);
-    expect(Number(argValue(forwarderContainer.args, '--port'))).toBe(forwarderPort);
-    expect(help).toContain(`port (default ${forwarderPort}`);
-    expect(exporter.compression).toBe('gzip');
-    expect(exporter.retry_on_failure.enabled).toBe(true);
-    // The Collector's own env expansion (`$` `{env:NAME}`), not a JS template.
-    expect(exporter.headers.authorization).toBe(`Bearer $\{env:AQM_FORWARDER_TOKEN}`);
-    const tokenEnv = sidecarContainer.env.find((e: Doc) => e.name === 'AQM_FORWARDER_TOKEN');
-    const tokensEnv = forwarderContainer.env.find((e: Doc) => e.name === 'AQM_FORWARDER_TOKENS');
-    expect(tokenEnv.valueFrom.secretKeyRef).toEqual(tokensEnv.valueFrom.secretKeyRef);
-    expect(portOf(sidecar.extensions.health_check.endpoint)).toBe(portNamed(sidecarContainer, 'health'));
   });
 });
 
@@ -120,34 +123,44 @@ describe('deploy/: the forwarder pod', () => {
     await forwarder?.close();
   });
 
-  it('probes paths the forwarder answers 200 on its OTLP port', async () => {
+  it('runs the forwarder alone (no Collector sidecar)', () => {
+    expect(containers.map((c) => c.name)).toEqual(['forwarder']);
+    expect(byKind(forwarderManifests, 'ConfigMap')).toBeUndefined();
+  });
+
+  it('probes paths the forwarder answers 200 on its HTTP port', async () => {
     for (const probe of [forwarderContainer.readinessProbe, forwarderContainer.livenessProbe]) {
       expect(probe.httpGet.port).toBe('otlp-http');
       expect((await fetch(`${forwarder.url}${probe.httpGet.path}`)).status).toBe(200);
     }
     expect(forwarderContainer.readinessProbe.httpGet.path).toBe('/readyz');
     expect(forwarderContainer.livenessProbe.httpGet.path).toBe('/healthz');
+    const httpPort = portNamed(forwarderContainer, 'otlp-http');
+    expect(Number(argValue(forwarderContainer.args, '--port'))).toBe(httpPort);
+    expect(help).toContain(`port (default ${httpPort}`);
   });
 
   it('gives the forwarder time to deliver what it holds before it is killed', () => {
-    const forwarderPreStop = forwarderContainer.lifecycle.preStop.sleep.seconds;
-    const sidecarPreStop = sidecarContainer.lifecycle.preStop.sleep.seconds;
-    // The sidecar stops (and flushes into the forwarder) while the forwarder still listens.
-    expect(sidecarPreStop).toBeLessThan(forwarderPreStop);
+    const preStop = forwarderContainer.lifecycle.preStop.sleep.seconds;
+    // The tier's k8s resolver drops the pod at once, the dns one within its interval.
+    const dns: Doc = parse(read('deploy/collector/loadbalancer-dns.yaml'));
+    expect(preStop).toBeGreaterThan(Number.parseInt(dns.exporters.loadbalancing.resolver.dns.interval, 10));
     // preStop + rootGraceMs (1 s) + shutdownTimeoutMs (10 s), the defaults --help and the otel options state.
     expect(help).toContain('(default 1000)');
     expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
-      forwarderPreStop + 1 + 10 + 5,
+      preStop + 1 + 10 + 5,
     );
   });
 
-  it('runs as non-root with secrets from a Secret, never inline', () => {
-    const podSecurity = deployment.spec.template.spec.securityContext;
-    expect(podSecurity.runAsNonRoot).toBe(true);
-    expect(podSecurity.runAsUser).toBeGreaterThan(0);
-    for (const container of containers) {
+  it('runs every container as non-root with secrets from a Secret, never inline', () => {
+    for (const doc of [...forwarderManifests, ...tierManifests].filter((d) => d.kind === 'Deployment')) {
+      const podSecurity = doc.spec.template.spec.securityContext;
+      expect(podSecurity.runAsNonRoot).toBe(true);
+      expect(podSecurity.runAsUser).toBeGreaterThan(0);
+    }
+    for (const { container } of allContainers()) {
       expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
-      for (const variable of container.env) {
+      for (const variable of container.env ?? []) {
         if (/KEY|TOKEN/.test(variable.name)) {
           expect(variable.value).toBeUndefined();
           expect(variable.valueFrom.secretKeyRef.name).toBe('aqm-forwarder');
@@ -166,7 +179,7 @@ describe('deploy/: the forwarder pod', () => {
     const last = stages[stages.length - 1] as string;
     expect(last).toMatch(/^node:\d+-(alpine|slim)/);
     expect(last).toMatch(/^USER node$/m);
-    expect(last).toMatch(/^EXPOSE 4318$/m);
+    expect(last).toMatch(/^EXPOSE 4318 4317$/m);
     expect(last).toContain('ENTRYPOINT ["node", "/app/bin/aqm-forwarder.js"]');
     const image = forwarderContainer.image as string;
     expect(dockerfile).toContain(`-t ${image}`);
