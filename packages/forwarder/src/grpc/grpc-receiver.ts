@@ -71,13 +71,28 @@ function authHeaders(metadata: Metadata): Record<string, string | undefined> {
   return { authorization: first('authorization'), 'x-api-key': first('x-api-key') };
 }
 
+/** A TLS file's bytes; the error names the option and the path. */
+function readTlsFile(option: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new Error(`Cannot read \`${option}\` (${path}): ${(error as Error).message}`);
+  }
+}
+
 function credentials(options: GrpcOptions): ServerCredentials {
   if (options.tls === undefined) return ServerCredentials.createInsecure();
   const { certFile, keyFile, caFile } = options.tls;
-  const ca = caFile === undefined ? null : readFileSync(caFile);
+  const ca = caFile === undefined ? null : readTlsFile('grpcTlsCaFile', caFile);
+  // A key that does not match its certificate, or a file that is no PEM, throws here, at start.
   return ServerCredentials.createSsl(
     ca,
-    [{ cert_chain: readFileSync(certFile), private_key: readFileSync(keyFile) }],
+    [
+      {
+        cert_chain: readTlsFile('grpcTlsCertFile', certFile),
+        private_key: readTlsFile('grpcTlsKeyFile', keyFile),
+      },
+    ],
     ca !== null,
   );
 }
