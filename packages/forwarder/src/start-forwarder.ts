@@ -163,7 +163,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       signal: 'traces' | 'logs',
       items: DecodedRequest,
       bodyBytes: number,
-      source: { format: OtlpFormat; body: Buffer },
+      source: { format: OtlpFormat; body: Buffer; route?: string },
     ) =>
       signal === 'traces' ? ingest.traces(items, bodyBytes, source) : ingest.logs(items, bodyBytes, source),
     // Before the body is read, only when every request goes to one application, and it has no
@@ -256,7 +256,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     grpc === undefined
       ? undefined
       : `${resolved.grpc?.tls === undefined ? 'http' : 'https'}://${host}:${grpc.port}`;
-  debug?.config(resolved, url);
+  debug?.config(resolved, url, grpcUrl);
   return {
     url,
     grpcPort: grpc?.port,

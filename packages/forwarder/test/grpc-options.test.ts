@@ -22,7 +22,10 @@ describe('the gRPC receiver options', () => {
       ENV,
     );
     expect(Object.keys(all.pipelineOptions).filter((key) => key.startsWith('grpc'))).toEqual([]);
-    expect(all.grpc).toEqual({ port: 1, tls: { certFile: 'c.pem', keyFile: 'k.pem', caFile: 'ca.pem' } });
+    expect(all.grpc).toMatchObject({
+      port: 1,
+      tls: { certFile: 'c.pem', keyFile: 'k.pem', caFile: 'ca.pem' },
+    });
   });
 
   it('takes the TLS files from the environment', () => {
@@ -34,8 +37,22 @@ describe('the gRPC receiver options', () => {
     };
     expect(resolveForwarderOptions({}, env).grpc).toEqual({
       port: 0,
-      tls: { certFile: '/etc/tls/tls.crt', keyFile: '/etc/tls/tls.key', caFile: undefined },
+      tls: {
+        certFile: '/etc/tls/tls.crt',
+        keyFile: '/etc/tls/tls.key',
+        caFile: undefined,
+        // How a file that cannot be read at start is named: by the variable it came from.
+        labels: {
+          certFile: '`grpcTlsCertFile` (from the AQM_FORWARDER_GRPC_TLS_CERT_FILE environment variable)',
+          keyFile: '`grpcTlsKeyFile` (from the AQM_FORWARDER_GRPC_TLS_KEY_FILE environment variable)',
+          caFile: '`grpcTlsCaFile`',
+        },
+      },
     });
+    const keyOnly = { ...ENV, AQM_FORWARDER_GRPC_PORT: '0', AQM_FORWARDER_GRPC_TLS_KEY_FILE: '/k.pem' };
+    expect(() => resolveForwarderOptions({}, keyOnly)).toThrow(
+      'got only `grpcTlsKeyFile` (from the AQM_FORWARDER_GRPC_TLS_KEY_FILE environment variable): `/k.pem` (string)',
+    );
   });
 
   it('names the bad option, what it expects and the value', () => {
@@ -54,7 +71,7 @@ describe('the gRPC receiver options', () => {
     );
     expect(() => resolveForwarderOptions({ grpcPort: 0, grpcTlsCertFile: 'c.pem' }, ENV)).toThrow(
       new TypeError(
-        'Expected both `grpcTlsCertFile` and `grpcTlsKeyFile` or neither, got only `grpcTlsCertFile`',
+        'Expected both `grpcTlsCertFile` and `grpcTlsKeyFile` or neither, got only `grpcTlsCertFile`: `c.pem` (string)',
       ),
     );
     expect(() => resolveForwarderOptions({ grpcPort: 0, grpcTlsKeyFile: 'k.pem' }, ENV)).toThrow(

@@ -113,6 +113,6 @@ describe('the gRPC receiver over TLS', () => {
         grpcTlsCertFile: file('missing.crt'),
         grpcTlsKeyFile: file('server.key'),
       }),
-    ).rejects.toThrow(/Cannot read `grpcTlsCertFile` \(.*missing\.crt\): ENOENT/);
+    ).rejects.toThrow(/^Cannot read `grpcTlsCertFile`, ".*missing\.crt": ENOENT/);
   });
 });

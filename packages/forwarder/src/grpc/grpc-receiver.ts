@@ -71,30 +71,27 @@ function authHeaders(metadata: Metadata): Record<string, string | undefined> {
   return { authorization: first('authorization'), 'x-api-key': first('x-api-key') };
 }
 
-/** A TLS file's bytes; the error names the option and the path. */
-function readTlsFile(option: string, path: string): Buffer {
+/** A TLS file's bytes; the error names the option (or its variable) and the path. */
+function readTlsFile(label: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new Error(`Cannot read \`${option}\` (${path}): ${(error as Error).message}`);
+    // The code (ENOENT, EACCES, EISDIR) rather than the message, which repeats the path unescaped.
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new Error(`Cannot read ${label}, ${JSON.stringify(path)}: ${reason}`);
   }
 }
 
 function credentials(options: GrpcOptions): ServerCredentials {
   if (options.tls === undefined) return ServerCredentials.createInsecure();
-  const { certFile, keyFile, caFile } = options.tls;
-  const ca = caFile === undefined ? null : readTlsFile('grpcTlsCaFile', caFile);
+  const { certFile, keyFile, caFile, labels } = options.tls;
+  const ca = caFile === undefined ? null : readTlsFile(labels.caFile, caFile);
   // A key that does not match its certificate, or a file that is no PEM, throws here, at start.
-  return ServerCredentials.createSsl(
-    ca,
-    [
-      {
-        cert_chain: readTlsFile('grpcTlsCertFile', certFile),
-        private_key: readTlsFile('grpcTlsKeyFile', keyFile),
-      },
-    ],
-    ca !== null,
-  );
+  const pair = {
+    cert_chain: readTlsFile(labels.certFile, certFile),
+    private_key: readTlsFile(labels.keyFile, keyFile),
+  };
+  return ServerCredentials.createSsl(ca, [pair], ca !== null);
 }
 
 /**
@@ -169,7 +166,11 @@ export async function startGrpcReceiver(
         } finally {
           account.release();
         }
-        const result = await handlers.ingest(signal, items, body.length, { format: 'protobuf', body });
+        const result = await handlers.ingest(signal, items, body.length, {
+          format: 'protobuf',
+          body,
+          route: `gRPC ${path}`,
+        });
         if (result.retryLater) {
           const message = `The forwarder cannot take this request now; retry after the RetryInfo delay (${result.errorMessage})`;
           handlers.countQueueFull();
