@@ -136,9 +136,25 @@ describe('OTLP/gRPC ingest in front of the local service', () => {
       expect(answer.ok || answer.error.details).not.toContain(stack.service.apiKey);
     }
     expect(forwarder.stats().receivedSpans).toBe(0);
+    expect(forwarder.stats().grpcResponses).toEqual({
+      [`${TRACES} UNAUTHENTICATED`]: 2,
+      [`${LOGS} UNAUTHENTICATED`]: 1,
+    });
     expect((await grpcExport(address, body, { token })).ok).toBe(true);
     expect((await grpcExport(address, body, { metadata: { 'x-api-key': token } })).ok).toBe(true);
     expect(forwarder.stats().receivedSpans).toBe(6);
+  });
+
+  it('refuses a sender without a token before reading its message: UNAUTHENTICATED, not the size error', async () => {
+    const token = `ingest-${randomUUID()}`;
+    const forwarder = await stack.forwarder({ grpcPort: 0, ingestTokens: [token], maxBodyBytes: 64 * 1024 });
+    const address = grpcAddress(forwarder);
+    // Four times maxBodyBytes: reading it would have been refused RESOURCE_EXHAUSTED by grpc-js.
+    const large = Buffer.alloc(256 * 1024);
+    const refused = await grpcExport(address, large);
+    expect(refused.ok || refused.error.code).toBe(status.UNAUTHENTICATED);
+    const withToken = await grpcExport(address, large, { token });
+    expect(withToken.ok || withToken.error.code).toBe(status.RESOURCE_EXHAUSTED);
   });
 
   it('is ready (/readyz) once both receivers serve, and closes the gRPC one on close()', async () => {

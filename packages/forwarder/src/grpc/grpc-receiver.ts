@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import {
-  Metadata,
   Server,
   ServerCredentials,
   type ServerErrorResponse,
@@ -14,7 +13,7 @@ import type { OtlpAppHandlers } from '../http/otlp-app.js';
 import { OtlpDecodeError } from '../otlp/decode-error.js';
 import { decodeRequest, encodeExportResponse, type OtlpSignal } from '../otlp/otlp-codec.js';
 import type { GrpcOptions } from '../resolve-grpc-options.js';
-import { retryInfoStatus } from './status-details.js';
+import { earlyRefusal, refusal, statusName } from './early-refusal.js';
 
 /** What the gRPC receiver shares with the HTTP one: tokens, bounds, ingest, counters. */
 export type GrpcHandlers = Pick<
@@ -42,8 +41,6 @@ export const GRPC_METHODS: Readonly<Record<OtlpSignal, string>> = {
   logs: '/opentelemetry.proto.collector.logs.v1.LogsService/Export',
 };
 
-const STATUS_NAMES = new Map(Object.entries(status).map(([name, code]) => [code, name]));
-
 /**
  * A service of one unary `Export` method whose request and response stay bytes: the request is
  * decoded by the forwarder's own OTLP decoder (with its decode-work limits), as over HTTP.
@@ -60,15 +57,6 @@ function exportService(signal: OtlpSignal): ServiceDefinition {
       responseDeserialize: (bytes: Buffer) => bytes,
     },
   };
-}
-
-/** The first value of each metadata key the token check reads, as HTTP headers would carry them. */
-function authHeaders(metadata: Metadata): Record<string, string | undefined> {
-  const first = (key: string) => {
-    const [value] = metadata.get(key);
-    return typeof value === 'string' ? value : undefined;
-  };
-  return { authorization: first('authorization'), 'x-api-key': first('x-api-key') };
 }
 
 /** A TLS file's bytes; the error names the option (or its variable) and the path. */
@@ -113,6 +101,8 @@ export async function startGrpcReceiver(
     // grpc-js refuses a larger message (RESOURCE_EXHAUSTED) as it arrives, and one that inflates
     // (grpc-encoding gzip) past it as it inflates, before the handler sees it.
     'grpc.max_receive_message_length': handlers.maxBodyBytes,
+    // Tokens and a full queue are judged on the metadata, before the message is read.
+    interceptors: [earlyRefusal(new Set(Object.values(GRPC_METHODS)), handlers)],
   });
   const answer = (
     callback: sendUnaryData<Buffer>,
@@ -121,37 +111,16 @@ export async function startGrpcReceiver(
     details: string,
     retry = false,
   ): void => {
-    handlers.countResponse(`${path} ${STATUS_NAMES.get(code) ?? String(code)}`);
-    const metadata = new Metadata();
-    if (retry) {
-      metadata.set(
-        'grpc-status-details-bin',
-        retryInfoStatus(code, details, handlers.retryAfterSeconds * 1000),
-      );
-    }
-    const error: ServerErrorResponse = Object.assign(new Error(details), { code, details, metadata });
+    handlers.countResponse(`${path} ${statusName(code)}`);
+    const refused = refusal(code, details, retry ? handlers.retryAfterSeconds : undefined);
+    const error: ServerErrorResponse = Object.assign(new Error(details), refused);
     callback(error);
   };
   const exportCall = (signal: OtlpSignal) => {
     const path = GRPC_METHODS[signal];
     return async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
       try {
-        if (!handlers.tokens.accepts(authHeaders(call.metadata))) {
-          answer(
-            callback,
-            path,
-            status.UNAUTHENTICATED,
-            'Missing or unknown ingest token: send the `authorization` metadata `Bearer <token>`',
-          );
-          return;
-        }
-        if (handlers.queueFull()) {
-          handlers.countQueueFull();
-          const message =
-            'The forwarder queue is full (the AQM service is slow or unreachable); retry after the RetryInfo delay';
-          answer(callback, path, status.UNAVAILABLE, message, true);
-          return;
-        }
+        // Tokens and a full queue were judged before the message was read (earlyRefusal).
         const body = call.request;
         // The message counts against maxBodyBytesInFlight while it is held and decoded, as a body
         // being received over HTTP does.
