@@ -92,8 +92,8 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   retryAfterSeconds?: number | undefined;
   /**
    * Longest time a sender may take to send one request, head and body, in ms: past it the request
-   * is answered 408 and its connection closed, so a body that never ends cannot hold a socket.
-   * Default 30000.
+   * is answered 408 and its connection closed, so a body that never ends cannot hold a socket (over
+   * gRPC, from the call's metadata to its whole message: `DEADLINE_EXCEEDED`). Default 30000.
    */
   receiveTimeoutMs?: number | undefined;
   /**

@@ -218,6 +218,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     if (resolved.grpc !== undefined) {
       grpc = await startGrpcReceiver(resolved.host, resolved.grpc, {
         ...shared,
+        receiveTimeoutMs: resolved.receiveTimeoutMs,
         logger,
         countResponse: (key) => {
           grpcResponses[key] = (grpcResponses[key] ?? 0) + 1;

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:http2';
 import { gzipSync } from 'node:zlib';
 import { status } from '@grpc/grpc-js';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../otel/helpers/wait.js';
+import { waitFor, within } from '../otel/helpers/wait.js';
 import { type ForwarderStack, startForwarderStack } from './helpers/forwarder-stack.js';
 import { grpcExport, LOGS, partialSuccess, statusDetails, TRACES } from './helpers/grpc-export.js';
 import { startForwarderBeforeHangingService } from './helpers/hanging-service.js';
@@ -155,6 +157,37 @@ describe('OTLP/gRPC ingest in front of the local service', () => {
     expect(refused.ok || refused.error.code).toBe(status.UNAUTHENTICATED);
     const withToken = await grpcExport(address, large, { token });
     expect(withToken.ok || withToken.error.code).toBe(status.RESOURCE_EXHAUSTED);
+  });
+
+  it('ends a call whose message never arrives whole within receiveTimeoutMs (DEADLINE_EXCEEDED)', async () => {
+    const forwarder = await stack.forwarder({ grpcPort: 0, receiveTimeoutMs: 300 });
+    // A raw HTTP/2 stream: a gRPC frame announcing 1000 bytes, 10 of them sent, and never the rest.
+    const session = connect(`http://127.0.0.1:${forwarder.grpcPort}`);
+    try {
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': TRACES,
+        'content-type': 'application/grpc',
+        te: 'trailers',
+      });
+      const frame = Buffer.alloc(5 + 10);
+      frame.writeUInt32BE(1000, 1);
+      stream.write(frame);
+      // Nothing was answered yet: the status comes trailers-only, in the response headers.
+      const [trailers] = (await within(once(stream, 'response'), 10_000, 'the status')) as [
+        Record<string, string>,
+      ];
+      expect(trailers['grpc-status']).toBe(String(status.DEADLINE_EXCEEDED));
+      expect(decodeURIComponent(trailers['grpc-message'] ?? '')).toBe(
+        'The request was not received whole within 300 ms (receiveTimeoutMs)',
+      );
+      stream.destroy();
+    } finally {
+      session.destroy();
+    }
+    expect(forwarder.stats().grpcResponses).toEqual({ [`${TRACES} DEADLINE_EXCEEDED`]: 1 });
+    // A whole call is answered as before.
+    expect((await grpcExport(grpcAddress(forwarder), Buffer.alloc(0))).ok).toBe(true);
   });
 
   it('is ready (/readyz) once both receivers serve, and closes the gRPC one on close()', async () => {

@@ -45,6 +45,8 @@ function authHeaders(metadata: Metadata): Record<string, string | undefined> {
 export interface EarlyRefusalHandlers {
   tokens: IngestTokens;
   retryAfterSeconds: number;
+  /** Longest time from a call's metadata to its whole message; past it, `DEADLINE_EXCEEDED`. */
+  receiveTimeoutMs: number;
   queueFull(): boolean;
   countQueueFull(): void;
   countResponse(key: string): void;
@@ -54,11 +56,14 @@ export interface EarlyRefusalHandlers {
  * Refuses an Export call on its metadata, before its message is read: without an accepted token
  * (`UNAUTHENTICATED`), or while the queue cannot take anything (`UNAVAILABLE` with RetryInfo), as
  * the HTTP receiver does before reading a body. grpc-js reads a message only once the handler
- * asks for it, so a refused sender's bytes (up to `maxBodyBytes`) are never buffered.
+ * asks for it, so a refused sender's bytes (up to `maxBodyBytes`) are never buffered. A call whose
+ * message has not arrived whole within `receiveTimeoutMs` is ended (`DEADLINE_EXCEEDED`) and what
+ * it sent let go, as HTTP answers 408: a sender that never finishes cannot hold a stream.
  */
 export function earlyRefusal(paths: ReadonlySet<string>, handlers: EarlyRefusalHandlers): ServerInterceptor {
-  return (method, call: ServerInterceptingCallInterface) =>
-    new ServerInterceptingCall(call, {
+  return (method, call: ServerInterceptingCallInterface) => {
+    let timer: NodeJS.Timeout | undefined;
+    return new ServerInterceptingCall(call, {
       start: (next) => {
         next({
           onReceiveMetadata: (metadata, proceed) => {
@@ -70,11 +75,30 @@ export function earlyRefusal(paths: ReadonlySet<string>, handlers: EarlyRefusalH
               handlers.countQueueFull();
               refused = refusal(status.UNAVAILABLE, QUEUE_FULL_DETAILS, handlers.retryAfterSeconds);
             }
-            if (refused === undefined) return proceed(metadata);
+            if (refused === undefined) {
+              timer = setTimeout(() => {
+                const details = `The request was not received whole within ${handlers.receiveTimeoutMs} ms (receiveTimeoutMs)`;
+                handlers.countResponse(`${method.path} ${statusName(status.DEADLINE_EXCEEDED)}`);
+                call.sendStatus(refusal(status.DEADLINE_EXCEEDED, details));
+              }, handlers.receiveTimeoutMs);
+              // The timer bounds a sender; it does not hold the process.
+              timer.unref();
+              return proceed(metadata);
+            }
             handlers.countResponse(`${method.path} ${statusName(refused.code)}`);
             call.sendStatus(refused);
           },
+          onReceiveMessage: (message, proceed) => {
+            clearTimeout(timer);
+            proceed(message);
+          },
+          onReceiveHalfClose: (proceed) => {
+            clearTimeout(timer);
+            proceed();
+          },
+          onCancel: () => clearTimeout(timer),
         });
       },
     });
+  };
 }

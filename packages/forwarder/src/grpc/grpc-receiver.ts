@@ -18,7 +18,14 @@ import { earlyRefusal, refusal, statusName } from './early-refusal.js';
 /** What the gRPC receiver shares with the HTTP one: tokens, bounds, ingest, counters. */
 export type GrpcHandlers = Pick<
   OtlpAppHandlers,
-  'tokens' | 'maxBodyBytes' | 'bodyBudget' | 'retryAfterSeconds' | 'ingest' | 'queueFull' | 'countQueueFull'
+  | 'tokens'
+  | 'maxBodyBytes'
+  | 'bodyBudget'
+  | 'retryAfterSeconds'
+  | 'receiveTimeoutMs'
+  | 'ingest'
+  | 'queueFull'
+  | 'countQueueFull'
 > & {
   /** Counts an answer, by method path and status name (`OK`, `UNAUTHENTICATED`, ...). */
   countResponse(key: string): void;
