@@ -18,8 +18,11 @@ await runExample('otlp-forwarder', async () => {
     console.log(describeEnvironment(env));
     // In production: `npx aqm-forwarder` (or the image in deploy/) with AQM_API_KEY,
     // AQM_BASE_URL and AQM_APPLICATION_ID set; port 0 here so the example never collides.
-    const forwarder = await startForwarder({ ...env.aqm, port: 0 });
-    console.log(`Forwarder listening on ${forwarder.url}`);
+    // OTEL_EXPORTER_OTLP_PROTOCOL=grpc: the app's gRPC exporters send to the forwarder's gRPC port.
+    const grpc = process.env.OTEL_EXPORTER_OTLP_PROTOCOL === 'grpc';
+    const forwarder = await startForwarder({ ...env.aqm, port: 0, ...(grpc ? { grpcPort: 0 } : {}) });
+    const endpoint = grpc ? forwarder.grpcUrl : forwarder.url;
+    console.log(`Forwarder listening on ${endpoint}${grpc ? ' (OTLP/gRPC)' : ''}`);
     try {
       const app = spawn(process.execPath, ['--import', './telemetry.mjs', 'app.mjs'], {
         cwd: fileURLToPath(new URL('.', import.meta.url)),
@@ -30,7 +33,7 @@ await runExample('otlp-forwarder', async () => {
           OPENAI_API_KEY: env.llm.apiKey,
           OPENAI_MODEL: env.llm.model,
           // The whole link between the app and AQM: standard OpenTelemetry variables.
-          OTEL_EXPORTER_OTLP_ENDPOINT: forwarder.url,
+          OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
           OTEL_SERVICE_NAME: 'acme-travel-support',
           OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
           OTEL_METRICS_EXPORTER: 'none',

@@ -11,9 +11,10 @@ export type CliCommand = { kind: 'help' } | { kind: 'run'; options: ForwarderOpt
 
 export const USAGE = `Usage: aqm-forwarder [options]
 
-Receives OTLP/HTTP (POST /v1/traces and /v1/logs, protobuf or JSON, gzip or not) from apps in
-any language or from an OpenTelemetry Collector, and sends each LLM interaction to the AQM
-service as a prompt/response trace.
+Receives OTLP/HTTP (POST /v1/traces and /v1/logs, protobuf or JSON, gzip or not) and, with
+--grpc-port, OTLP/gRPC (TraceService/Export, LogsService/Export) from apps in any language or
+from an OpenTelemetry Collector, and sends each LLM interaction to the AQM service as a
+prompt/response trace.
 
 Environment:
   AQM_API_KEY            API key of the service (required; never printed)
@@ -22,6 +23,9 @@ Environment:
   AQM_FORWARDER_TOKENS   comma-separated ingest tokens senders must present
                          (Authorization: Bearer <token>, or x-api-key)
   AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT   as --max-body-bytes-in-flight
+  AQM_FORWARDER_GRPC_PORT                 as --grpc-port
+  AQM_FORWARDER_GRPC_TLS_CERT_FILE, AQM_FORWARDER_GRPC_TLS_KEY_FILE, AQM_FORWARDER_GRPC_TLS_CA_FILE
+                                          as --grpc-tls-cert-file, --grpc-tls-key-file, --grpc-tls-ca-file
   AQM_DEBUG=1            as --debug (so does OTEL_LOG_LEVEL=debug)
   AQM_ENVIRONMENT, AQM_APP_VERSION, AQM_SAMPLE_RATE, AQM_PERSIST_DIR, AQM_PERSIST_MODE,
   AQM_FLUSH_TIMEOUT_MS   as the options of @aqm/otel (a flag wins)
@@ -29,6 +33,11 @@ Environment:
 Options:
   --port <n>                   port (default 4318; 0 picks a free one)
   --host <address>             address (default 127.0.0.1); not loopback needs ingest tokens
+  --grpc-port <n>              also receive OTLP/gRPC on this port (4317 is its usual one; 0 picks
+                               a free one); same host, tokens (authorization metadata), bounds
+  --grpc-tls-cert-file <file>  PEM certificate of the gRPC receiver: TLS (with --grpc-tls-key-file)
+  --grpc-tls-key-file <file>   PEM private key of that certificate
+  --grpc-tls-ca-file <file>    PEM CA: gRPC senders must present a client certificate it signed
   --base-url <url>             instead of AQM_BASE_URL
   --application-id <uuid>      instead of AQM_APPLICATION_ID
   --application-name <name>    instead of AQM_APPLICATION_NAME
@@ -81,6 +90,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
+        'grpc-port': { type: 'string' },
+        'grpc-tls-cert-file': { type: 'string' },
+        'grpc-tls-key-file': { type: 'string' },
+        'grpc-tls-ca-file': { type: 'string' },
         'base-url': { type: 'string' },
         'application-id': { type: 'string' },
         'application-name': { type: 'string' },
@@ -122,6 +135,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   };
   set('port', integer('port', text('port')));
   set('host', text('host'));
+  set('grpcPort', integer('grpc-port', text('grpc-port')));
+  set('grpcTlsCertFile', text('grpc-tls-cert-file'));
+  set('grpcTlsKeyFile', text('grpc-tls-key-file'));
+  set('grpcTlsCaFile', text('grpc-tls-ca-file'));
   set('baseUrl', text('base-url'));
   set('applicationId', text('application-id'));
   set('applicationName', text('application-name'));

@@ -55,8 +55,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   const forwarder: RunningForwarder = await starting;
+  // One write: a reader of the first line gets the HTTP address, as before gRPC.
+  const grpcLine =
+    forwarder.grpcUrl === undefined
+      ? ''
+      : `aqm-forwarder OTLP/gRPC on ${forwarder.grpcUrl} (TraceService/Export, LogsService/Export)\n`;
   process.stdout.write(
-    `aqm-forwarder listening on ${forwarder.url} (OTLP/HTTP: ${forwarder.url}/v1/traces, ${forwarder.url}/v1/logs)\n`,
+    `aqm-forwarder listening on ${forwarder.url} (OTLP/HTTP: ${forwarder.url}/v1/traces, ${forwarder.url}/v1/logs)\n${grpcLine}`,
   );
 }
 

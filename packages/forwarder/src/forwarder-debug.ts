@@ -34,7 +34,7 @@ export class ForwarderDebug {
     }
   }
 
-  config(resolved: ResolvedForwarderOptions, url: string): void {
+  config(resolved: ResolvedForwarderOptions, url: string, grpcUrl?: string): void {
     const application =
       resolved.defaultApplication === undefined
         ? '(none)'
@@ -56,6 +56,7 @@ export class ForwarderDebug {
       `receiveTimeoutMs=${resolved.receiveTimeoutMs}`,
       `rootGraceMs=${resolved.rootGraceMs}`,
       `maxTotalQueueBytes=${resolved.maxTotalQueueBytes ?? 'twice maxQueueBytes'}`,
+      `grpc=${grpcUrl === undefined ? 'off' : `${grpcUrl}${resolved.grpc?.tls?.caFile === undefined ? '' : ' (client certificates required)'}`}`,
     ];
     this.line(`config: forwarder ${parts.join(' ')}`);
   }
@@ -70,16 +71,16 @@ export class ForwarderDebug {
 
   /** A whole request: what came, and what the answer says. */
   request(
-    path: string,
+    route: string,
     what: string,
     received: number,
     bodyBytes: number,
     result: { accepted: number; rejected: number; errorMessage: string; retryLater: boolean },
   ): void {
     const answer = result.retryLater
-      ? 'answered 503 (retry later)'
+      ? `answered ${route.startsWith('gRPC') ? 'UNAVAILABLE' : '503'} (retry later)`
       : `${result.accepted} accepted, ${result.rejected} rejected`;
     const why = result.errorMessage === '' ? '' : `: ${cut(result.errorMessage, 300)}`;
-    this.line(`POST ${path}: received ${received} ${what}(s), ${bodyBytes} bytes; ${answer}${why}`);
+    this.line(`${route}: received ${received} ${what}(s), ${bodyBytes} bytes; ${answer}${why}`);
   }
 }

@@ -46,8 +46,26 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   maxTotalQueueBytes?: number | undefined;
   /** TCP port. Default 4318 (the OTLP/HTTP port); 0 picks a free one. */
   port?: number | undefined;
-  /** Address to listen on. Default `127.0.0.1`. */
+  /** Address to listen on (HTTP, and gRPC with `grpcPort`). Default `127.0.0.1`. */
   host?: string | undefined;
+  /**
+   * TCP port of an OTLP/gRPC receiver (`TraceService/Export`, `LogsService/Export`) beside the
+   * HTTP one, on the same `host`, with the same tokens, bounds and backpressure; 0 picks a free
+   * one. Default: `AQM_FORWARDER_GRPC_PORT`, else no gRPC receiver (4317 is the OTLP/gRPC port).
+   */
+  grpcPort?: number | undefined;
+  /**
+   * PEM certificate (chain) file of the gRPC receiver: with `grpcTlsKeyFile` it serves TLS.
+   * Default: `AQM_FORWARDER_GRPC_TLS_CERT_FILE`, else plaintext.
+   */
+  grpcTlsCertFile?: string | undefined;
+  /** PEM private key file of `grpcTlsCertFile`. Default: `AQM_FORWARDER_GRPC_TLS_KEY_FILE`. */
+  grpcTlsKeyFile?: string | undefined;
+  /**
+   * PEM CA file: when set, gRPC senders must present a client certificate it signed (mutual TLS).
+   * Default: `AQM_FORWARDER_GRPC_TLS_CA_FILE`, else no client certificate asked.
+   */
+  grpcTlsCaFile?: string | undefined;
   /**
    * Tokens a sender must present as `Authorization: Bearer <token>` or `x-api-key`. Default:
    * `AQM_FORWARDER_TOKENS`, comma-separated. Without tokens only a loopback address is allowed,
@@ -74,8 +92,8 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
   retryAfterSeconds?: number | undefined;
   /**
    * Longest time a sender may take to send one request, head and body, in ms: past it the request
-   * is answered 408 and its connection closed, so a body that never ends cannot hold a socket.
-   * Default 30000.
+   * is answered 408 and its connection closed, so a body that never ends cannot hold a socket (over
+   * gRPC, from the call's metadata to its whole message: `DEADLINE_EXCEEDED`). Default 30000.
    */
   receiveTimeoutMs?: number | undefined;
   /**
@@ -98,6 +116,10 @@ export const FORWARDER_ONLY_OPTIONS = [
   'maxTotalQueueBytes',
   'port',
   'host',
+  'grpcPort',
+  'grpcTlsCertFile',
+  'grpcTlsKeyFile',
+  'grpcTlsCaFile',
   'ingestTokens',
   'allowUnauthenticated',
   'maxBodyBytes',

@@ -10,6 +10,12 @@ export interface ForwarderStats extends IngestCounters {
    * time (408), headers too large (431), not well-formed HTTP or a path that is no URL (400).
    */
   responsesBeforeRouting: Record<string, number>;
+  /**
+   * Answers of the gRPC receiver, by method and status, e.g.
+   * `{ '/opentelemetry.proto.collector.trace.v1.TraceService/Export OK': 12 }`. Refusals grpc-js
+   * gives itself (a message past `maxBodyBytes`) are not seen here.
+   */
+  grpcResponses: Record<string, number>;
   /** Requests answered 503: the queue full, or an application a resource names still being looked up. */
   refusedQueueFull: number;
   /** Bytes of request bodies being received now (inflated), over all requests. */
@@ -137,6 +143,10 @@ export function prometheusText(stats: ForwarderStats): string {
   // Refused before a method and path were known: both labels empty.
   for (const [code, count] of Object.entries(stats.responsesBeforeRouting))
     responses.push([`{method="",path="",code="${labelValue(code)}"}`, count]);
+  const grpcResponses = Object.entries(stats.grpcResponses).map(([key, count]): [string, number] => {
+    const [method = '', code = ''] = key.split(' ');
+    return [`{method="${labelValue(method)}",code="${labelValue(code)}"}`, count];
+  });
   const dropped = Object.entries(p.droppedTraces.byReason).map(([reason, count]): [string, number] => [
     `{reason="${labelValue(reason)}"}`,
     count,
@@ -148,6 +158,16 @@ export function prometheusText(stats: ForwarderStats): string {
       'counter',
       responses,
     ),
+    ...(grpcResponses.length === 0
+      ? []
+      : [
+          line(
+            'aqm_forwarder_grpc_responses_total',
+            'Answers of the OTLP/gRPC receiver, by method and status code.',
+            'counter',
+            grpcResponses,
+          ),
+        ]),
     line('aqm_forwarder_spans_received_total', 'Spans received.', 'counter', [['', stats.receivedSpans]]),
     line('aqm_forwarder_spans_rejected_total', 'Spans refused (counted in partial_success).', 'counter', [
       ['', stats.rejectedSpans],

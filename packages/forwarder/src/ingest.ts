@@ -43,6 +43,8 @@ export interface IngestSource {
   body: Buffer;
   /** Traces whose records were made before the log was replayed: their items are left out. */
   skip?: ReadonlySet<string>;
+  /** How the request came, for the debug lines: `POST /v1/traces` unless said otherwise (gRPC). */
+  route?: string;
 }
 
 /** At most one warning a minute about refusals for a full queue (an outage refuses every request). */
@@ -131,7 +133,7 @@ export class OtlpIngest {
     this.counters.receivedSpans += total;
     this.counters.rejectedSpans += refusals.count;
     const answer = result(accepted, refusals, 'span');
-    this.#options.debug?.request('/v1/traces', 'span', total, bodyBytes, answer);
+    this.#options.debug?.request(source?.route ?? 'POST /v1/traces', 'span', total, bodyBytes, answer);
     return answer;
   }
 
@@ -176,7 +178,7 @@ export class OtlpIngest {
     this.counters.joinedLogRecords += joined;
     this.counters.rejectedLogRecords += refusals.count;
     const answer = result(joined + notOurs, refusals, 'log record');
-    this.#options.debug?.request('/v1/logs', 'log record', total, bodyBytes, answer);
+    this.#options.debug?.request(source?.route ?? 'POST /v1/logs', 'log record', total, bodyBytes, answer);
     return answer;
   }
 

@@ -1,9 +1,8 @@
 import { isIP } from 'node:net';
 import { type AqmOtelOptions, debugSource } from '@aqm/otel/pipeline';
-import { visibleControls } from '@aqm/wire';
 import { FORWARDER_ONLY_OPTIONS, type ForwarderOptions } from './forwarder-options.js';
-
-type Env = Record<string, string | undefined>;
+import { describe, type Env, fromEnv, label } from './option-values.js';
+import { type GrpcOptions, resolveGrpcOptions } from './resolve-grpc-options.js';
 
 /** A reference to an application: its id, or its name (found or created). */
 export type ApplicationRef = { readonly id: string } | { readonly name: string };
@@ -21,6 +20,8 @@ export interface ResolvedForwarderOptions {
   maxTotalQueueBytes: number | undefined;
   port: number;
   host: string;
+  /** The OTLP/gRPC receiver; `undefined` when `grpcPort` is not set. */
+  grpc: GrpcOptions | undefined;
   ingestTokens: string[];
   maxBodyBytes: number;
   maxBodyBytesInFlight: number;
@@ -44,24 +45,6 @@ export const FORWARDER_PIPELINE_DEFAULTS = {
 
 /** Longest application name taken from options or a resource. */
 export const MAX_APPLICATION_NAME = 200;
-
-function describe(value: unknown): string {
-  if (value === null) return '`null`';
-  if (typeof value === 'object') return Array.isArray(value) ? 'an array' : 'an object';
-  const text = String(value);
-  // A value from the environment may hold control characters: shown escaped, never obeyed.
-  return `\`${visibleControls(text.length > 60 ? `${text.slice(0, 60)}…` : text)}\` (${typeof value})`;
-}
-
-function label(name: string, envVar: string | undefined): string {
-  return envVar === undefined ? `\`${name}\`` : `\`${name}\` (from the ${envVar} environment variable)`;
-}
-
-function fromEnv<T>(value: T | undefined, env: Env, name: string): { value: unknown; envVar?: string } {
-  if (value !== undefined) return { value };
-  const variable = env[name];
-  return variable === undefined || variable === '' ? { value: undefined } : { value: variable, envVar: name };
-}
 
 function nonBlank(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
@@ -277,6 +260,7 @@ export function resolveForwarderOptions(
         : integer('maxTotalQueueBytes', options.maxTotalQueueBytes, 0, 1, Number.MAX_SAFE_INTEGER),
     port: integer('port', options.port, 4318, 0, 65_535),
     host,
+    grpc: resolveGrpcOptions(options, env),
     ingestTokens,
     maxBodyBytes,
     maxBodyBytesInFlight: resolveBodyBytesInFlight(options, env, maxBodyBytes),

@@ -7,11 +7,12 @@ import { checkApplicationId } from './check-application.js';
 import { ForwarderDebug } from './forwarder-debug.js';
 import type { ForwarderOptions } from './forwarder-options.js';
 import { type ForwarderStats, prometheusText, sumPipelineStats } from './forwarder-stats.js';
+import { type GrpcReceiver, startGrpcReceiver } from './grpc/grpc-receiver.js';
 import { BodyBudget } from './http/body-budget.js';
 import { IngestTokens } from './http/ingest-auth.js';
 import { buildOtlpApp } from './http/otlp-app.js';
 import { OtlpIngest } from './ingest.js';
-import { decodeRequest } from './otlp/otlp-codec.js';
+import { type DecodedRequest, decodeRequest, type OtlpFormat } from './otlp/otlp-codec.js';
 import { PipelineFeed } from './pipeline-feed.js';
 import { RequestLog } from './request-log.js';
 import { replayRequestLogs } from './request-log-replay.js';
@@ -22,6 +23,13 @@ import { RootGrace } from './root-grace.js';
 export interface RunningForwarder {
   /** The base address, e.g. `http://127.0.0.1:4318`: set it as `OTEL_EXPORTER_OTLP_ENDPOINT`. */
   readonly url: string;
+  /** The port of the OTLP/gRPC receiver (the one picked, for `grpcPort: 0`); `undefined` without `grpcPort`. */
+  readonly grpcPort: number | undefined;
+  /**
+   * The gRPC receiver's address, e.g. `http://127.0.0.1:4317` (`https:` with TLS): set it as
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` with `OTEL_EXPORTER_OTLP_PROTOCOL=grpc`. `undefined` without `grpcPort`.
+   */
+  readonly grpcUrl: string | undefined;
   /**
    * Stops accepting requests, lets those in progress finish, completes every trace still being
    * assembled and delivers what is held within `shutdownTimeoutMs`, then resolves. Never rejects.
@@ -31,6 +39,8 @@ export interface RunningForwarder {
   stats(): ForwarderStats;
 }
 
+/** Longest the gRPC receiver waits for calls in progress at close before cutting them. */
+const GRPC_SHUTDOWN_MS = 5000;
 /** Longest a request waits for the lookup of an application its resource names before 503. */
 const LOOKUP_WAIT_MS = 2000;
 /** A placeholder id to check the pipeline's options once at start, before any application is known. */
@@ -120,6 +130,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     requestLog,
   });
   const responses: Record<string, number> = {};
+  const grpcResponses: Record<string, number> = {};
+  let grpc: GrpcReceiver | undefined;
   const responsesBeforeRouting: Record<string, number> = {};
   let refusedQueueFull = 0;
   const bodyBudget = new BodyBudget(resolved.maxBodyBytesInFlight, resolved.retryAfterSeconds);
@@ -130,6 +142,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     return {
       ...ingest.counters,
       responses: { ...responses },
+      grpcResponses: { ...grpcResponses },
       responsesBeforeRouting: { ...responsesBeforeRouting },
       refusedQueueFull,
       bodyBytesInFlight: bodyBudget.inFlight,
@@ -140,13 +153,18 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       pipeline: sumPipelineStats(pipelines.map((pipeline) => pipeline.stats())),
     };
   };
-  const app = buildOtlpApp({
+  // What both receivers share: tokens, bounds, ingest and the queue-full check.
+  const shared = {
     tokens: new IngestTokens(resolved.ingestTokens),
     maxBodyBytes: resolved.maxBodyBytes,
     bodyBudget,
     retryAfterSeconds: resolved.retryAfterSeconds,
-    receiveTimeoutMs: resolved.receiveTimeoutMs,
-    ingest: (signal, items, bodyBytes, source) =>
+    ingest: (
+      signal: 'traces' | 'logs',
+      items: DecodedRequest,
+      bodyBytes: number,
+      source: { format: OtlpFormat; body: Buffer; route?: string },
+    ) =>
       signal === 'traces' ? ingest.traces(items, bodyBytes, source) : ingest.logs(items, bodyBytes, source),
     // Before the body is read, only when every request goes to one application, and it has no
     // room at all; otherwise each application's share is judged once the request is decoded.
@@ -154,16 +172,21 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
       const only = resolved.applicationFromResource ? undefined : router.pipelines[0];
       return only !== undefined && !admission.hasRoom(only);
     },
-    ready: () => closing === undefined,
+    countQueueFull: () => {
+      refusedQueueFull += 1;
+    },
+  };
+  const app = buildOtlpApp({
+    ...shared,
+    receiveTimeoutMs: resolved.receiveTimeoutMs,
+    // Ready while not closing and, with gRPC, while its receiver is bound and serving too.
+    ready: () => closing === undefined && (resolved.grpc === undefined || grpc?.serving === true),
     // Keys are bounded: a fixed set of routes ('other' for unknown paths) times the status codes used.
     countResponse: (key) => {
       responses[key] = (responses[key] ?? 0) + 1;
     },
     countResponseBeforeRouting: (status) => {
       responsesBeforeRouting[status] = (responsesBeforeRouting[status] ?? 0) + 1;
-    },
-    countQueueFull: () => {
-      refusedQueueFull += 1;
     },
     metrics: () => prometheusText(stats()),
   });
@@ -172,11 +195,10 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   const startupCheck = new AbortController();
   const shutdown = async (): Promise<void> => {
     startupCheck.abort();
-    try {
-      await app.close();
-    } catch (error) {
-      logger.warn(`Closing the HTTP server failed: ${String(error)}`);
-    }
+    await Promise.all([
+      app.close().catch((error: unknown) => logger.warn(`Closing the HTTP server failed: ${String(error)}`)),
+      grpc?.close(GRPC_SHUTDOWN_MS),
+    ]);
     // No request can add spans now: what answered requests brought goes in, the held roots complete
     // their traces, then the pipelines flush.
     feed.drain();
@@ -193,6 +215,16 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
 
   try {
     await app.listen({ port: resolved.port, host: resolved.host });
+    if (resolved.grpc !== undefined) {
+      grpc = await startGrpcReceiver(resolved.host, resolved.grpc, {
+        ...shared,
+        receiveTimeoutMs: resolved.receiveTimeoutMs,
+        logger,
+        countResponse: (key) => {
+          grpcResponses[key] = (grpcResponses[key] ?? 0) + 1;
+        },
+      });
+    }
   } catch (error) {
     await shutdown();
     throw error;
@@ -221,9 +253,15 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   const port = typeof address === 'object' && address !== null ? address.port : resolved.port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   const url = `http://${host}:${port}`;
-  debug?.config(resolved, url);
+  const grpcUrl =
+    grpc === undefined
+      ? undefined
+      : `${resolved.grpc?.tls === undefined ? 'http' : 'https'}://${host}:${grpc.port}`;
+  debug?.config(resolved, url, grpcUrl);
   return {
     url,
+    grpcPort: grpc?.port,
+    grpcUrl,
     close() {
       closing ??= shutdown();
       return closing;

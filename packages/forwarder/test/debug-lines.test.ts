@@ -43,7 +43,7 @@ describe('the forwarder debug switch', () => {
     const debug = new ForwarderDebug((line) => lines.push(line));
     debug.group('span', 3, 1, 'app-1', { admitted: true });
     debug.group('span', 2, 2, '(none)', { admitted: false, reason: 'they name "\u001b[31mx"' });
-    debug.request('/v1/traces', 'span', 5, 900, {
+    debug.request('POST /v1/traces', 'span', 5, 900, {
       accepted: 3,
       rejected: 2,
       errorMessage: '2 span(s) refused',
@@ -54,6 +54,29 @@ describe('the forwarder debug switch', () => {
       '2 span(s) of 2 trace(s) for application (none): refused (they name "\\u001b[31mx")',
       'POST /v1/traces: received 5 span(s), 900 bytes; 3 accepted, 2 rejected: 2 span(s) refused',
     ]);
+  });
+
+  it('names the gRPC receiver in the config line and gRPC requests by their method', () => {
+    const lines: string[] = [];
+    const debug = new ForwarderDebug((line) => lines.push(line));
+    const resolved = resolveForwarderOptions(
+      { grpcPort: 0, grpcTlsCertFile: 'c.pem', grpcTlsKeyFile: 'k.pem', grpcTlsCaFile: 'ca.pem' },
+      ENV,
+    );
+    debug.config(resolveForwarderOptions({}, ENV), 'http://127.0.0.1:4318');
+    debug.config(resolved, 'http://127.0.0.1:4318', 'https://127.0.0.1:4317');
+    const path = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
+    debug.request(`gRPC ${path}`, 'span', 1, 90, {
+      accepted: 0,
+      rejected: 1,
+      errorMessage: '1 span(s) refused for now',
+      retryLater: true,
+    });
+    expect(lines[0]).toMatch(/ grpc=off$/);
+    expect(lines[1]).toMatch(/ grpc=https:\/\/127\.0\.0\.1:4317 \(client certificates required\)$/);
+    expect(lines[2]).toBe(
+      `gRPC ${path}: received 1 span(s), 90 bytes; answered UNAVAILABLE (retry later): 1 span(s) refused for now`,
+    );
   });
 
   it('the stderr logger marks debug lines', () => {

@@ -44,17 +44,20 @@ async function runApp(
 describe.each([
   ['http/protobuf', 'exporter-*-otlp-proto'],
   ['http/json', 'exporter-*-otlp-http'],
+  ['grpc', 'exporter-*-otlp-grpc'],
 ])('a NodeSDK app exporting %s (%s) through the forwarder', (protocol) => {
   it('every conversation reaches the service with its prompt and response (content from log records)', async () => {
     const token = `ingest-${randomUUID()}`;
-    const forwarder = await stack.forwarder({ ingestTokens: [token] });
+    const grpc = protocol === 'grpc';
+    const forwarder = await stack.forwarder({ ingestTokens: [token], ...(grpc ? { grpcPort: 0 } : {}) });
     const questions = [`${protocol}: what is the refund policy?`, `${protocol}: how much baggage, streamed?`];
     const run = await runApp({
       OPENAI_BASE_URL: llm.url,
       OPENAI_API_KEY: 'fake-llm-needs-no-key',
       QUESTION_ONE: questions[0] as string,
       QUESTION_TWO: questions[1] as string,
-      OTEL_EXPORTER_OTLP_ENDPOINT: forwarder.url,
+      // For grpc, the receiver's own address; OTEL_EXPORTER_OTLP_HEADERS become gRPC metadata.
+      OTEL_EXPORTER_OTLP_ENDPOINT: (grpc ? forwarder.grpcUrl : forwarder.url) as string,
       OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
       OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${token}`,
       OTEL_SERVICE_NAME: 'real-client-app',
@@ -69,8 +72,19 @@ describe.each([
     // The app exited after its SDK flushed; close() completes what the forwarder holds and delivers it.
     await forwarder.close();
     const stats = forwarder.stats();
-    expect(stats.responses[`POST /v1/traces 200`]).toBeGreaterThanOrEqual(1);
-    expect(stats.responses[`POST /v1/logs 200`]).toBeGreaterThanOrEqual(1);
+    if (grpc) {
+      const { grpcResponses } = stats;
+      expect(
+        grpcResponses['/opentelemetry.proto.collector.trace.v1.TraceService/Export OK'],
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        grpcResponses['/opentelemetry.proto.collector.logs.v1.LogsService/Export OK'],
+      ).toBeGreaterThanOrEqual(1);
+      expect(Object.keys(stats.responses).filter((key) => key.startsWith('POST'))).toEqual([]);
+    } else {
+      expect(stats.responses[`POST /v1/traces 200`]).toBeGreaterThanOrEqual(1);
+      expect(stats.responses[`POST /v1/logs 200`]).toBeGreaterThanOrEqual(1);
+    }
     expect(stats.pipeline.exportedTraces).toBe(2);
     expect(stats.joinedLogRecords).toBeGreaterThanOrEqual(4);
 

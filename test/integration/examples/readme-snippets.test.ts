@@ -49,6 +49,7 @@ const EXPECTED = [
   'packages/client/README.md guardrails.mjs',
   'packages/express/README.md app.mjs',
   'packages/fake-llm/README.md example.mjs',
+  'packages/forwarder/README.md forward-grpc.mjs',
   'packages/forwarder/README.md forward.mjs',
   'packages/langchain/README.md example.mjs',
   'packages/otel/README.md example.mjs',

@@ -34,7 +34,7 @@ export interface OtlpAppHandlers {
     signal: OtlpSignal,
     items: DecodedRequest,
     bodyBytes: number,
-    source: { format: OtlpFormat; body: Buffer },
+    source: { format: OtlpFormat; body: Buffer; route?: string },
   ): Promise<IngestResult>;
   /** Whether the queue is too full to take anything, known before the body is read (answered 503 with Retry-After). */
   queueFull(): boolean;

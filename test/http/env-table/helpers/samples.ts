@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Trace } from '@aqm/wire';
 
 /** What a probe knows: the service, the application, a spill folder. */
@@ -46,6 +50,41 @@ export interface Sample {
 /** Escape, then `[2J`: shown escaped in the warning, never raw. */
 const CONTROL = '\u001b[2J';
 
+/**
+ * A self-signed certificate and its key for the gRPC receiver's TLS variables, made by openssl
+ * (node:crypto makes no X.509 certificate) once, removed when the process exits.
+ */
+const TLS_DIR = mkdtempSync(join(tmpdir(), 'aqm-env-walk-tls-'));
+process.once('exit', () => rmSync(TLS_DIR, { recursive: true, force: true }));
+const TLS = { cert: join(TLS_DIR, 'walk.crt'), key: join(TLS_DIR, 'walk.key') };
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+  ].concat(['-subj', '/CN=localhost', '-keyout', TLS.key, '-out', TLS.cert]),
+  { stdio: 'pipe' },
+);
+/** A path no file is at, shown (escaped) in the line that says it cannot be read. */
+const NO_FILE = join(TLS_DIR, `missing${CONTROL}.pem`);
+const GRPC_TLS = {
+  AQM_FORWARDER_GRPC_PORT: '0',
+  AQM_FORWARDER_GRPC_TLS_CERT_FILE: TLS.cert,
+  AQM_FORWARDER_GRPC_TLS_KEY_FILE: TLS.key,
+};
+/** The gRPC TLS variables but `name`, so that `name` is probed alone. */
+function grpcTlsBut(name: keyof typeof GRPC_TLS): Record<string, string> {
+  const { [name]: _probed, ...rest } = GRPC_TLS;
+  return rest;
+}
+
 /** One sample per variable of `ENV_VARIABLES`; the test fails when one is missing. */
 export const SAMPLES: Record<string, Sample> = {
   AQM_API_KEY: { valid: (ctx) => ({ value: ctx.apiKey }) },
@@ -82,6 +121,20 @@ export const SAMPLES: Record<string, Sample> = {
   AQM_FORWARDER_MAX_BODY_BYTES_IN_FLIGHT: {
     valid: () => ({ value: String(64 * 1024 * 1024) }),
     invalid: { value: '12' },
+  },
+  AQM_FORWARDER_GRPC_PORT: { valid: () => ({ value: '0' }), invalid: { value: `43${CONTROL}17` } },
+  AQM_FORWARDER_GRPC_TLS_CERT_FILE: {
+    valid: () => ({ value: TLS.cert, also: grpcTlsBut('AQM_FORWARDER_GRPC_TLS_CERT_FILE') }),
+    invalid: { value: NO_FILE, also: grpcTlsBut('AQM_FORWARDER_GRPC_TLS_CERT_FILE') },
+  },
+  AQM_FORWARDER_GRPC_TLS_KEY_FILE: {
+    valid: () => ({ value: TLS.key, also: grpcTlsBut('AQM_FORWARDER_GRPC_TLS_KEY_FILE') }),
+    invalid: { value: NO_FILE, also: grpcTlsBut('AQM_FORWARDER_GRPC_TLS_KEY_FILE') },
+  },
+  // The certificate is its own CA: senders over gRPC must present it; the walk sends over HTTP.
+  AQM_FORWARDER_GRPC_TLS_CA_FILE: {
+    valid: () => ({ value: TLS.cert, also: GRPC_TLS }),
+    invalid: { value: NO_FILE, also: GRPC_TLS },
   },
 };
 

@@ -1,0 +1,118 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { credentials, status } from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../otel/helpers/wait.js';
+import { type ForwarderStack, startForwarderStack } from './helpers/forwarder-stack.js';
+import { grpcExport } from './helpers/grpc-export.js';
+import { llmTraceSpans, protoBody } from './helpers/otlp-bodies.js';
+
+// TLS of the gRPC receiver with certificates made here by openssl (node:crypto makes no X.509
+// certificate): a self-signed server certificate for 127.0.0.1 and localhost, and a self-signed
+// client certificate for mutual TLS.
+
+let stack: ForwarderStack;
+let dir: string;
+const file = (name: string) => join(dir, name);
+
+/** A self-signed EC certificate and its key, `<name>.crt` and `<name>.key`, with `san` as subjectAltName. */
+function selfSigned(name: string, san: string): void {
+  writeFileSync(file(`${name}.ext`), `[v3]\nsubjectAltName=${san}\nbasicConstraints=critical,CA:TRUE\n`);
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-keyout',
+      file(`${name}.key`),
+      '-out',
+      file(`${name}.crt`),
+      '-config',
+      file(`${name}.ext`),
+      '-extensions',
+      'v3',
+    ],
+    { stdio: 'pipe' },
+  );
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'aqm-grpc-tls-'));
+  selfSigned('server', 'IP:127.0.0.1,DNS:localhost');
+  selfSigned('client', 'DNS:sender');
+  stack = await startForwarderStack('forwarder-grpc-tls');
+});
+afterAll(async () => {
+  await stack?.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+const serverTls = () => ({ grpcTlsCertFile: file('server.crt'), grpcTlsKeyFile: file('server.key') });
+
+describe('the gRPC receiver over TLS', () => {
+  it('serves TLS with the certificate files: a client trusting it delivers, a plaintext one cannot', async () => {
+    const forwarder = await stack.forwarder({ grpcPort: 0, rootGraceMs: 0, ...serverTls() });
+    expect(forwarder.grpcUrl).toBe(`https://127.0.0.1:${forwarder.grpcPort}`);
+    const address = `127.0.0.1:${forwarder.grpcPort}`;
+    const trace = llmTraceSpans('tls question?', 'tls answer.');
+    const tls = credentials.createSsl(readFileSync(file('server.crt')));
+    expect(await grpcExport(address, protoBody(trace.spans), { credentials: tls })).toEqual({
+      ok: true,
+      response: Buffer.alloc(0),
+    });
+    await waitFor(() => forwarder.stats().pipeline.exportedTraces === 1, 'the trace delivered');
+    expect((await stack.service.client.traces.get(stack.applicationId, trace.traceId)).prompt).toBe(
+      'tls question?',
+    );
+    const plain = await grpcExport(address, protoBody(trace.spans));
+    expect(plain.ok || plain.error.code).toBe(status.UNAVAILABLE);
+    // A client that does not trust the certificate gets no answer either.
+    const untrusting = await grpcExport(address, protoBody(trace.spans), {
+      credentials: credentials.createSsl(readFileSync(file('client.crt'))),
+    });
+    expect(untrusting.ok || untrusting.error.code).toBe(status.UNAVAILABLE);
+    expect(forwarder.stats().receivedSpans).toBe(3);
+  });
+
+  it('asks for a client certificate signed by grpcTlsCaFile: without one, no call gets through', async () => {
+    const forwarder = await stack.forwarder({
+      grpcPort: 0,
+      grpcTlsCaFile: file('client.crt'),
+      ...serverTls(),
+    });
+    const address = `127.0.0.1:${forwarder.grpcPort}`;
+    const ca = readFileSync(file('server.crt'));
+    const body = protoBody(llmTraceSpans('mtls?', 'mtls.').spans);
+    const anonymous = await grpcExport(address, body, { credentials: credentials.createSsl(ca) });
+    expect(anonymous.ok).toBe(false);
+    expect(forwarder.stats().receivedSpans).toBe(0);
+    const withCertificate = credentials.createSsl(
+      ca,
+      readFileSync(file('client.key')),
+      readFileSync(file('client.crt')),
+    );
+    expect((await grpcExport(address, body, { credentials: withCertificate })).ok).toBe(true);
+    expect(forwarder.stats().receivedSpans).toBe(3);
+  });
+
+  it('refuses to start when a TLS file cannot be read, naming the option and the path', async () => {
+    await expect(
+      stack.forwarder({
+        grpcPort: 0,
+        grpcTlsCertFile: file('missing.crt'),
+        grpcTlsKeyFile: file('server.key'),
+      }),
+    ).rejects.toThrow(/^Cannot read `grpcTlsCertFile`, ".*missing\.crt": ENOENT/);
+  });
+});
