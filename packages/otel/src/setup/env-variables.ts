@@ -165,6 +165,38 @@ export const ENV_VARIABLES: readonly EnvVariable[] = [
     default: '8 × `maxBodyBytes` (64 MiB)',
     packages: ['@aqm/forwarder'],
   },
+  {
+    name: 'AQM_FORWARDER_GRPC_PORT',
+    option: 'grpcPort',
+    sets: 'port of an OTLP/gRPC receiver beside the HTTP one (same host, tokens and bounds)',
+    accepted: 'an integer from 0 to 65535 (0: a free port)',
+    default: 'none (no gRPC receiver)',
+    packages: ['@aqm/forwarder'],
+  },
+  {
+    name: 'AQM_FORWARDER_GRPC_TLS_CERT_FILE',
+    option: 'grpcTlsCertFile',
+    sets: 'PEM certificate of the gRPC receiver: it serves TLS',
+    accepted: 'a file path, with `AQM_FORWARDER_GRPC_TLS_KEY_FILE`',
+    default: 'none (plaintext)',
+    packages: ['@aqm/forwarder'],
+  },
+  {
+    name: 'AQM_FORWARDER_GRPC_TLS_KEY_FILE',
+    option: 'grpcTlsKeyFile',
+    sets: 'PEM private key of that certificate',
+    accepted: 'a file path, with `AQM_FORWARDER_GRPC_TLS_CERT_FILE`',
+    default: 'none',
+    packages: ['@aqm/forwarder'],
+  },
+  {
+    name: 'AQM_FORWARDER_GRPC_TLS_CA_FILE',
+    option: 'grpcTlsCaFile',
+    sets: 'PEM CA that gRPC senders must present a client certificate of (mutual TLS)',
+    accepted: 'a file path, with the certificate and key files',
+    default: 'none (no client certificate asked)',
+    packages: ['@aqm/forwarder'],
+  },
 ];
 
 /** The variable named `name` (a programmer's error when unknown). */
