@@ -1,11 +1,11 @@
 // Load child: an app with the official OTLP/HTTP protobuf exporter
-// (@opentelemetry/exporter-trace-otlp-proto) behind a BatchSpanProcessor, sending the bench's LLM
+// (@opentelemetry/exporter-trace-otlp-proto), or with `protocol: 'grpc'` the official OTLP/gRPC one
+// (@opentelemetry/exporter-trace-otlp-grpc), behind a BatchSpanProcessor, sending the bench's LLM
 // traces to the forwarder at a steady rate. Times every export from the exporter's export() call to
 // its callback: the OTLP request's answer time as the app's exporter sees it.
 //
-// Config (BENCH_CONFIG): { url, rate, traces, warmup, deadlineMs }. After the warm-up it sends
+// Config (BENCH_CONFIG): { url, protocol, rate, traces, warmup, deadlineMs }. After the warm-up it sends
 // 'warm' and waits for 'go'.
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { childConfig, finish, nextMessage, send, watchdog } from '../lib/children.mjs';
@@ -17,7 +17,16 @@ watchdog(config.deadlineMs, 'forwarder load child');
 
 // forceFlush() sends every queued batch at once; the exporter's default limit of 30 concurrent
 // exports would reject (and lose) the rest of a backlog, so it is raised, as in the otlp-noloss variant.
-const inner = new OTLPTraceExporter({ url: `${config.url}/v1/traces`, concurrencyLimit: 10_000 });
+const inner =
+  config.protocol === 'grpc'
+    ? new (await import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter({
+        url: config.url,
+        concurrencyLimit: 10_000,
+      })
+    : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter({
+        url: `${config.url}/v1/traces`,
+        concurrencyLimit: 10_000,
+      });
 /** Answer times (ms) of the exports in the measured window. */
 let durations = [];
 let failedExports = 0;

@@ -17,7 +17,7 @@ const forwarder = await startForwarder({
   port: 0,
   ...config.forwarder,
 });
-await send({ type: 'ready', url: forwarder.url });
+await send({ type: 'ready', url: forwarder.url, grpcUrl: forwarder.grpcUrl });
 
 await nextMessage('window-start');
 const rss = rssSampler();

@@ -13,8 +13,8 @@ import { startSink } from '../lib/sink.mjs';
 const SERVER = fileURLToPath(new URL('../children/forwarder-server.mjs', import.meta.url));
 const LOAD = fileURLToPath(new URL('../children/forwarder-load.mjs', import.meta.url));
 
-/** The forwarder's settings in the bench: its defaults. */
-export const FORWARDER_SETTINGS = {};
+/** How the app sends: `--forwarder-protocols`. */
+export const FORWARDER_PROTOCOLS = { http: 'OTLP/HTTP (protobuf)', grpc: 'OTLP/gRPC' };
 
 async function waitUntil(condition, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -25,7 +25,7 @@ async function waitUntil(condition, timeoutMs) {
   return true;
 }
 
-async function oneRound({ rate, traces, warmup }) {
+async function oneRound({ rate, traces, warmup, protocol, settings }) {
   const apiKey = `bench-${randomUUID()}`;
   const sink = await startSink({ kind: 'aqm', apiKey });
   const deadlineMs = 120_000 + ((warmup + traces) / rate) * 1000 * 3;
@@ -51,19 +51,20 @@ async function oneRound({ rate, traces, warmup }) {
         sinkUrl: sink.url,
         apiKey,
         applicationId: randomUUID(),
-        forwarder: FORWARDER_SETTINGS,
+        // Its defaults, with a gRPC receiver on a free port when the app sends gRPC.
+        forwarder: { ...settings, ...(protocol === 'grpc' ? { grpcPort: 0 } : {}) },
         deadlineMs,
       },
       deadlineMs,
       onMessage: (message, child) => {
         serverChild = child;
-        if (message.type === 'ready') resolveReady(message.url);
+        if (message.type === 'ready') resolveReady(protocol === 'grpc' ? message.grpcUrl : message.url);
         if (message.type === 'window') resolveWindow(message);
       },
     });
     const url = await ready;
     const load = runChild(LOAD, {
-      config: { url, rate, traces, warmup, deadlineMs },
+      config: { url, protocol, rate, traces, warmup, deadlineMs },
       deadlineMs,
       onMessage: (message, child) => {
         loadChild = child;
@@ -109,7 +110,8 @@ async function oneRound({ rate, traces, warmup }) {
 }
 
 /**
- * @param {{ forwarderRate: number, forwarderTraces: number, rounds: number, warmup: number }} options
+ * @param {{ forwarderRate: number, forwarderTraces: number, rounds: number, warmup: number,
+ *   forwarderProtocol: 'http' | 'grpc', forwarderSettings: Record<string, unknown> }} options
  */
 export async function forwarderScenario(options, log = console.log) {
   const runs = [];
@@ -119,6 +121,8 @@ export async function forwarderScenario(options, log = console.log) {
       rate: options.forwarderRate,
       traces: options.forwarderTraces,
       warmup: options.warmup,
+      protocol: options.forwarderProtocol,
+      settings: options.forwarderSettings,
     });
     runs.push(run);
     const seconds = run.deliveredAllMs / 1000;
