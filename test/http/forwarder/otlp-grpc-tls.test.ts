@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { credentials, status } from '@grpc/grpc-js';
@@ -8,6 +7,7 @@ import { waitFor } from '../otel/helpers/wait.js';
 import { type ForwarderStack, startForwarderStack } from './helpers/forwarder-stack.js';
 import { grpcExport } from './helpers/grpc-export.js';
 import { llmTraceSpans, protoBody } from './helpers/otlp-bodies.js';
+import { selfSigned } from './helpers/self-signed.js';
 
 // TLS of the gRPC receiver with certificates made here by openssl (node:crypto makes no X.509
 // certificate): a self-signed server certificate for 127.0.0.1 and localhost, and a self-signed
@@ -17,40 +17,10 @@ let stack: ForwarderStack;
 let dir: string;
 const file = (name: string) => join(dir, name);
 
-/** A self-signed EC certificate and its key, `<name>.crt` and `<name>.key`, with `san` as subjectAltName. */
-function selfSigned(name: string, san: string): void {
-  writeFileSync(file(`${name}.ext`), `[v3]\nsubjectAltName=${san}\nbasicConstraints=critical,CA:TRUE\n`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-      '-keyout',
-      file(`${name}.key`),
-      '-out',
-      file(`${name}.crt`),
-      '-config',
-      file(`${name}.ext`),
-      '-extensions',
-      'v3',
-    ],
-    { stdio: 'pipe' },
-  );
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'aqm-grpc-tls-'));
-  selfSigned('server', 'IP:127.0.0.1,DNS:localhost');
-  selfSigned('client', 'DNS:sender');
+  selfSigned(dir, 'server', 'IP:127.0.0.1,DNS:localhost');
+  selfSigned(dir, 'client', 'DNS:sender');
   stack = await startForwarderStack('forwarder-grpc-tls');
 });
 afterAll(async () => {

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Trace } from '@aqm/wire';
+import { selfSigned } from '../../forwarder/helpers/self-signed.js';
 
 /** What a probe knows: the service, the application, a spill folder. */
 export interface WalkContext {
@@ -56,22 +56,7 @@ const CONTROL = '\u001b[2J';
  */
 const TLS_DIR = mkdtempSync(join(tmpdir(), 'aqm-env-walk-tls-'));
 process.once('exit', () => rmSync(TLS_DIR, { recursive: true, force: true }));
-const TLS = { cert: join(TLS_DIR, 'walk.crt'), key: join(TLS_DIR, 'walk.key') };
-execFileSync(
-  'openssl',
-  [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-  ].concat(['-subj', '/CN=localhost', '-keyout', TLS.key, '-out', TLS.cert]),
-  { stdio: 'pipe' },
-);
+const TLS = selfSigned(TLS_DIR, 'walk');
 /** A path no file is at, shown (escaped) in the line that says it cannot be read. */
 const NO_FILE = join(TLS_DIR, `missing${CONTROL}.pem`);
 const GRPC_TLS = {
