@@ -10,13 +10,25 @@ import { parseArgs } from 'node:util';
  * @returns {T}
  */
 export function readFlags(defaults, usage) {
+  return readCommand(defaults, usage, false).flags;
+}
+
+/**
+ * `readFlags` for a command that also takes positional arguments (`bench/compare.mjs <base> [<head>]`).
+ * @template {Record<string, string | number | boolean>} T
+ * @param {T} defaults
+ * @param {string} usage
+ * @returns {{ flags: T, positionals: string[] }}
+ */
+export function readCommand(defaults, usage, allowPositionals = true) {
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [name, value] of Object.entries(defaults)) {
     options[name] = { type: typeof value === 'boolean' ? 'boolean' : 'string' };
   }
   let values;
+  let positionals;
   try {
-    ({ values } = parseArgs({ options, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ options, strict: true, allowPositionals }));
   } catch (error) {
     fail(`${error.message}\n${usage}`);
   }
@@ -37,7 +49,7 @@ export function readFlags(defaults, usage) {
       flags[name] = raw === true || raw === 'true' || raw === '1';
     } else flags[name] = String(raw);
   }
-  return flags;
+  return { flags, positionals };
 }
 
 function fail(message) {

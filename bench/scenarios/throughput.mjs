@@ -49,7 +49,10 @@ function figures(result, sink) {
   };
 }
 
-/** One child run of `variant` against its own sink. */
+/**
+ * One child run of `variant` against its own sink. `options.childScript`: the child to fork instead of
+ * this tree's `children/throughput.mjs` (bench/compare.mjs forks a copy inside another commit's tree).
+ */
 export async function runOnce(variant, options, log) {
   const apiKey = `bench-${randomUUID()}`;
   const sink = await startSink({ kind: variant.startsWith('ours') ? 'aqm' : 'otlp', apiKey });
@@ -59,7 +62,7 @@ export async function runOnce(variant, options, log) {
       ? await mkdtemp(join(tmpdir(), 'aqm-bench-persist-'))
       : undefined;
   try {
-    const { result } = await runChild(CHILD, {
+    const { result } = await runChild(options.childScript ?? CHILD, {
       config: {
         variant,
         sinkUrl: sink.url,
@@ -87,6 +90,7 @@ export async function runOnce(variant, options, log) {
       },
     });
     const run = figures(result, sink.snapshot(SPANS_SENT[variant] ?? 2));
+    run.otelModule = result.otelModule;
     // The burst: traces per second until forceFlush() resolves; at a rate: how fast they were produced.
     const perSec = options.rate
       ? `${run.producedPerSec.toFixed(0).padStart(6)} produced/s`
