@@ -6,6 +6,7 @@
 //
 //   node bench/compare.mjs c95f2ed cf540c3 --rounds 3 --traces 10000
 //   node bench/compare.mjs HEAD~1              # against the current checkout (WORKTREE), as built
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,11 @@ const USAGE = `usage: node bench/compare.mjs <base-commit> [<head-commit>|WORKTR
   --variant NAME         the pipeline compared: ours, otlp, otlp-noloss, langfuse (ours)
   --bare head|base|both|none   which side's bare provider runs too, for "over bare" (head)
   --cache DIR            where the worktrees are kept, one per commit sha (${join(tmpdir(), 'aqm-bench-compare')})
-  --build otel|all       what a new worktree builds: @aqm/otel and its deps, or every package (otel)`;
+  --build otel|all       what a new worktree builds: @aqm/otel and its deps, or every package (otel)
+  --together             run base and head at the same time (and then the bare providers of both
+                         sides), so that the machine's other load falls on both alike: for a shared,
+                         noisy machine; the absolute figures are then those of two processes at once
+  --json PATH            also write every run's figures there (none)`;
 
 const { flags, positionals } = readCommand(
   {
@@ -42,6 +47,8 @@ const { flags, positionals } = readCommand(
     bare: 'head',
     cache: join(tmpdir(), 'aqm-bench-compare'),
     build: 'otel',
+    together: false,
+    json: '',
   },
   USAGE,
 );
@@ -86,7 +93,10 @@ const entries = [
   { side: 'base', variant: flags.variant },
   { side: 'head', variant: flags.variant },
 ];
-for (const side of flags.bare === 'both' ? ['base', 'head'] : flags.bare === 'none' ? [] : [flags.bare]) {
+// With --together, the bare provider of both sides (two bare processes at once, as the measured pair).
+const bareSides = flags.bare === 'both' || (flags.together && flags.bare !== 'none') ? ['base', 'head'] : [];
+if (bareSides.length === 0 && flags.bare !== 'none') bareSides.push(flags.bare);
+for (const side of bareSides) {
   entries.push({ side, variant: 'bare' });
 }
 for (const { side, variant } of entries) {
@@ -116,20 +126,36 @@ const rounds = Math.round(flags.rounds);
 for (let round = 0; round < rounds; round += 1) {
   const shift = round % entries.length;
   const order = [...entries.slice(shift), ...entries.slice(0, shift)];
-  console.log(`\nround ${round + 1}/${rounds} (${order.map((e) => `${e.side} ${e.variant}`).join(', ')})`);
-  for (const { side, variant } of order) {
-    const childScript = join(sides[side].harness, 'children/throughput.mjs');
-    let run;
-    try {
-      run = await runOnce(variant, { ...options, childScript }, (line) => log(`${side.padEnd(4)} ${line}`));
-    } catch (error) {
-      console.error(`${side} ${variant} failed: ${error.message}`);
-      process.exit(1);
-    }
-    checkMeasuredBuild(side, run);
-    runs[`${side}:${variant}`].push(run);
+  // --together: the variant of both sides at once, then the bare providers at once (the pairs'
+  // order alternating), so that whatever else loads the machine falls on both sides alike.
+  const variants = entries.filter((e) => e.variant !== 'bare');
+  const bares = entries.filter((e) => e.variant === 'bare');
+  const pairs = [variants, bares].filter((group) => group.length > 0);
+  const groups = flags.together ? (round % 2 === 0 ? pairs : pairs.reverse()) : order.map((e) => [e]);
+  const described = groups.map((g) => g.map((e) => `${e.side} ${e.variant}`).join(' + ')).join(', ');
+  console.log(`\nround ${round + 1}/${rounds} (${described})`);
+  for (const group of groups) {
+    const measured = await Promise.all(group.map((entry) => measure(entry)));
+    group.forEach(({ side, variant }, i) => {
+      runs[`${side}:${variant}`].push(measured[i]);
+    });
   }
   console.log(roundLine(runs, round));
+}
+
+/** One run of `variant` by `side`'s build, through the harness copied into its tree. */
+async function measure({ side, variant }) {
+  const childScript = join(sides[side].harness, 'children/throughput.mjs');
+  try {
+    const run = await runOnce(variant, { ...options, childScript }, (line) =>
+      log(`${side.padEnd(4)} ${line}`),
+    );
+    checkMeasuredBuild(side, run);
+    return run;
+  } catch (error) {
+    console.error(`${side} ${variant} failed: ${error.message}`);
+    process.exit(1);
+  }
 }
 
 console.log(
@@ -137,6 +163,11 @@ console.log(
 );
 for (const line of comparisonLines(runs, flags.variant)) console.log(line);
 console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+if (flags.json) {
+  const described = Object.fromEntries(Object.entries(sides).map(([name, side]) => [name, side.label]));
+  writeFileSync(flags.json, `${JSON.stringify({ flags, sides: described, runs }, null, 2)}\n`);
+  console.log(`wrote ${flags.json}`);
+}
 console.log(lastLine(runs, flags.variant));
 
 /** Stops when a child loaded another @aqm/otel than its side's (it would compare a build with itself). */
