@@ -90,7 +90,12 @@ export function prepareSide({ repo, bench, rev, cacheDir, build, log }) {
     } else warnIfStale(repo, log);
     return { label, sha: head, dir: repo, harness: bench };
   }
-  const sha = git(repo, 'rev-parse', '--verify', '--quiet', `${rev}^{commit}`);
+  let sha;
+  try {
+    sha = git(repo, 'rev-parse', '--verify', '--quiet', `${rev}^{commit}`);
+  } catch {
+    throw new Error(`${rev} is no commit git knows here (a sha, branch, tag or HEAD~n, or WORKTREE)`);
+  }
   const short = sha.slice(0, 7);
   const subject = git(repo, 'log', '-1', '--format=%s', sha);
   const dir = join(cacheDir, sha);
