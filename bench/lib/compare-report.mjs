@@ -32,7 +32,19 @@ const FIGURES = [
   ['time in span calls per trace', 'µs', (run) => run.callUsPerTrace, 'span calls'],
   ['event-loop delay p99', 'ms', (run) => run.loopP99Ms, 'loop p99'],
   ['share delivered', '%', (run) => run.deliveredShare * 100, 'delivered'],
+  // Where a heap that works harder shows: the CPU of the GC helpers and compiler, and the pauses.
+  ['CPU of the other threads per trace', 'µs', (run) => otherThreadsUs(run), 'other threads'],
+  ['GC pauses on the main thread per trace', 'µs', (run) => run.gcPauseUsPerTrace, 'GC pauses'],
+  ['mark-compacts in the window', 'n', (run) => run.gcMajor, 'mark-compacts'],
 ];
+
+/** CPU per trace of the process's threads other than the main one (`threadUs:<name>` figures). */
+function otherThreadsUs(run) {
+  let sum = 0;
+  for (const [key, us] of Object.entries(run))
+    if (key.startsWith('threadUs:') && key !== 'threadUs:main') sum += us;
+  return sum;
+}
 
 /**
  * The bare provider's figures both sides subtract, from the bare runs (of either side): their median
@@ -110,7 +122,7 @@ export function comparisonLines(runs, variant) {
     `${''.padEnd(42)}${cols('base', 'head', 'head/base', 'head-base', 'least:b', 'least:h', 'head/base')}`,
   ];
   for (const f of summarise(runs, variant)) {
-    const diff = f.unit === '%' ? '' : signed(f.head - f.base, f.unit);
+    const diff = f.unit === '%' || f.unit === 'n' ? '' : signed(f.head - f.base, f.unit);
     lines.push(
       `${`${f.label} (${f.unit})`.padEnd(42)}${cols(
         fmt(f.base),

@@ -40,6 +40,10 @@ function figures(result, sink) {
     deliveredShare: delivered / result.traces,
     delivered,
     loopP99Ms: result.loopP99Ms,
+    // Collections in the window (perf_hooks 'gc' entries): their main-thread pauses per trace, and counts.
+    gcPauseUsPerTrace: result.gc ? (result.gc.pauseMs * 1000) / result.traces : Number.NaN,
+    gcMajor: result.gc?.major ?? Number.NaN,
+    gcMinor: result.gc?.minor ?? Number.NaN,
     loopMaxMs: result.loopMaxMs,
     peakRssMiB: result.peakRss / MiB,
     growthRssMiB: (result.peakRss - result.baselineRss) / MiB,
