@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { childConfig, finish, nextMessage, send, watchdog } from '../lib/children.mjs';
 import { nextTurn, rssSampler, sleep, startWindow } from '../lib/measure.mjs';
-import { makeVariant } from '../lib/variants.mjs';
+import { loadVariant, makeVariant } from '../lib/variants.mjs';
 import { endTrace } from '../lib/workload.mjs';
 
 const config = childConfig();
@@ -63,6 +63,7 @@ async function pace(tracer, count, rate) {
 globalThis.gc?.();
 
 // The provider measured is the one warmed up: an app has one pipeline for its lifetime.
+await loadVariant(config.variant);
 const variant = makeVariant(config.variant, {
   sinkUrl: config.sinkUrl,
   aqm: config.aqm,
@@ -128,6 +129,8 @@ function statsSince(before, after) {
 
 await finish({
   variant: config.variant,
+  // Which build of @aqm/otel this process loaded (bench/compare.mjs checks it measured the tree it meant).
+  otelModule: resolved('@aqm/otel'),
   traces: config.traces,
   ...measured,
   produceMs,
@@ -137,3 +140,11 @@ await finish({
   peakRss: rss.peak,
   stats,
 });
+
+function resolved(specifier) {
+  try {
+    return import.meta.resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}

@@ -11,13 +11,26 @@ import { parseArgs } from 'node:util';
  * @returns {T}
  */
 export function readFlags(defaults, usage, args = process.argv.slice(2)) {
+  return readCommand(defaults, usage, false, args).flags;
+}
+
+/**
+ * `readFlags` for a command that also takes positional arguments (`bench/compare.mjs <base> [<head>]`).
+ * @template {Record<string, string | number | boolean>} T
+ * @param {T} defaults
+ * @param {string} usage
+ * @param {string[]} [args] the arguments to read (the command line's by default)
+ * @returns {{ flags: T, positionals: string[] }}
+ */
+export function readCommand(defaults, usage, allowPositionals = true, args = process.argv.slice(2)) {
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [name, value] of Object.entries(defaults)) {
     options[name] = { type: typeof value === 'boolean' ? 'boolean' : 'string' };
   }
   let values;
+  let positionals;
   try {
-    ({ values } = parseArgs({ args, options, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ args, options, strict: true, allowPositionals }));
   } catch (error) {
     fail(`${error.message}\n${usage}`);
   }
@@ -38,7 +51,7 @@ export function readFlags(defaults, usage, args = process.argv.slice(2)) {
       flags[name] = raw === true || raw === 'true' || raw === '1';
     } else flags[name] = String(raw);
   }
-  return flags;
+  return { flags, positionals };
 }
 
 function fail(message) {

@@ -10,7 +10,6 @@
 //     pointed at the sink, its span queue raised as otlp-noloss's is so that it drops nothing;
 //   bare — no processor at all: the app's own cost of making the spans, to subtract from the others.
 import { AqmSpanProcessor } from '@aqm/otel';
-import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -18,6 +17,18 @@ import { LeastRecordProcessor } from './least-processor.mjs';
 import { WorkerSpanProcessor } from './worker-processor.mjs';
 
 export const VARIANTS = ['ours', 'otlp', 'otlp-noloss', 'langfuse', 'bare'];
+
+/** Langfuse's module, loaded by `loadVariant('langfuse')` only: a child of another variant does not load it. */
+let langfuse;
+
+/**
+ * Loads what `name` needs beyond the modules every variant imports (`@langfuse/otel` for `langfuse`),
+ * before `makeVariant(name)`. Apart so that the other variants' processes do not load it (and
+ * `bench/compare.mjs` can measure commits whose node_modules lack it).
+ */
+export async function loadVariant(name) {
+  if (name === 'langfuse' || name === 'langfuse-all') langfuse ??= await import('@langfuse/otel');
+}
 
 /** Spans of a trace each variant sends: Langfuse's default filter keeps the GenAI span only. */
 export const SPANS_SENT = { langfuse: 1 };
@@ -71,8 +82,10 @@ export function makeVariant(name, { sinkUrl, aqm = {}, spanQueue = 2048 }) {
     // Its constructor builds the BatchSpanProcessor with no queue size of its own, so the standard
     // OTEL_BSP_MAX_QUEUE_SIZE sets it (this child process runs this variant only). Everything else
     // is its defaults: its span filter, its mask hook, its media scan, the exporter it builds.
+    if (langfuse === undefined)
+      throw new Error("call loadVariant('langfuse') before makeVariant('langfuse')");
     process.env.OTEL_BSP_MAX_QUEUE_SIZE = String(Math.max(2048, spanQueue));
-    const processor = new LangfuseSpanProcessor({
+    const processor = new langfuse.LangfuseSpanProcessor({
       publicKey: 'pk-lf-bench',
       secretKey: 'sk-lf-bench',
       baseUrl: sinkUrl,

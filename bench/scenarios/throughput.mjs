@@ -40,6 +40,10 @@ function figures(result, sink) {
     deliveredShare: delivered / result.traces,
     delivered,
     loopP99Ms: result.loopP99Ms,
+    // Collections in the window (perf_hooks 'gc' entries): their main-thread pauses per trace, and counts.
+    gcPauseUsPerTrace: result.gc ? (result.gc.pauseMs * 1000) / result.traces : Number.NaN,
+    gcMajor: result.gc?.major ?? Number.NaN,
+    gcMinor: result.gc?.minor ?? Number.NaN,
     loopMaxMs: result.loopMaxMs,
     peakRssMiB: result.peakRss / MiB,
     growthRssMiB: (result.peakRss - result.baselineRss) / MiB,
@@ -49,7 +53,10 @@ function figures(result, sink) {
   };
 }
 
-/** One child run of `variant` against its own sink. */
+/**
+ * One child run of `variant` against its own sink. `options.childScript`: the child to fork instead of
+ * this tree's `children/throughput.mjs` (bench/compare.mjs forks a copy inside another commit's tree).
+ */
 export async function runOnce(variant, options, log) {
   const apiKey = `bench-${randomUUID()}`;
   const sink = await startSink({
@@ -62,7 +69,7 @@ export async function runOnce(variant, options, log) {
       ? await mkdtemp(join(tmpdir(), 'aqm-bench-persist-'))
       : undefined;
   try {
-    const { result } = await runChild(CHILD, {
+    const { result } = await runChild(options.childScript ?? CHILD, {
       config: {
         variant,
         sinkUrl: sink.url,
@@ -90,6 +97,7 @@ export async function runOnce(variant, options, log) {
       },
     });
     const run = figures(result, sink.snapshot(SPANS_SENT[variant] ?? 2));
+    run.otelModule = result.otelModule;
     // The burst: traces per second until forceFlush() resolves; at a rate: how fast they were produced.
     const perSec = options.rate
       ? `${run.producedPerSec.toFixed(0).padStart(6)} produced/s`
