@@ -7,6 +7,7 @@ import { deserialize, serialize } from 'node:v8';
 import { resolveOptions, TracePipeline } from '@aqm/otel/pipeline';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { leastRecord } from './least-record.mjs';
 
 /** The stock exporter's batch: `OTLPTraceExporter` serialises what `BatchSpanProcessor` hands it, 512 spans. */
 const OTLP_BATCH_SPANS = 512;
@@ -15,36 +16,6 @@ const FLUSH_EVERY_TRACES = 256;
 /** Traces per message to the worker (the bench's probe posts once per turn: 10 traces a turn). */
 const TRACES_PER_MESSAGE = 10;
 const APPLICATION_ID = '00000000-0000-4000-8000-000000000001';
-
-const isoOf = (hrTime) => new Date(hrTime[0] * 1000 + hrTime[1] / 1e6).toISOString();
-const KINDS = ['internal', 'server', 'client', 'producer', 'consumer'];
-
-/** The text of the first part of the first message of a `gen_ai.*.messages` attribute. */
-function firstText(json) {
-  return JSON.parse(json)[0].parts[0].content;
-}
-
-function leastWireSpan(span, withContent) {
-  let attributes = span.attributes;
-  if (!withContent) {
-    // Copied without the two keys (not `delete`, which would turn the copy into a slow dictionary).
-    attributes = {};
-    for (const key of Object.keys(span.attributes))
-      if (key !== 'gen_ai.input.messages' && key !== 'gen_ai.output.messages')
-        attributes[key] = span.attributes[key];
-  }
-  const wire = {
-    spanId: span.spanContext().spanId,
-    name: span.name,
-    kind: KINDS[span.kind],
-    startTime: isoOf(span.startTime),
-    endTime: isoOf(span.endTime),
-    status: { code: 'unset' },
-    attributes,
-  };
-  if (span.parentSpanContext) wire.parentSpanId = span.parentSpanContext.spanId;
-  return wire;
-}
 
 /**
  * The least a record of the contract can cost: the prompt and response read from the chat span's
@@ -55,25 +26,12 @@ function leastWireSpan(span, withContent) {
  * (the record would carry the prompt and response once); `'none'` sends no spans (`spans` is
  * optional in a submission, but the service's trace would then show none).
  */
-function leastRecord(traces, spans) {
+function leastRecords(traces, spans) {
   const body = Buffer.allocUnsafe(1 << 20);
   return () => {
     let bytes = 0;
     for (const [chat, root] of traces) {
-      const record = {
-        traceId: root.spanContext().traceId,
-        prompt: firstText(chat.attributes['gen_ai.input.messages']),
-        response: firstText(chat.attributes['gen_ai.output.messages']),
-        startTime: isoOf(root.startTime),
-        endTime: isoOf(root.endTime),
-        status: 'success',
-        model: chat.attributes['gen_ai.response.model'],
-        provider: chat.attributes['gen_ai.provider.name'],
-        usage: { inputTokens: 340, outputTokens: 150, totalTokens: 490 },
-      };
-      if (spans !== 'none')
-        record.spans = [leastWireSpan(root, spans === 'all'), leastWireSpan(chat, spans === 'all')];
-      bytes += body.write(JSON.stringify(record), 0);
+      bytes += body.write(JSON.stringify(leastRecord(chat, root, [root, chat], spans)), 0);
     }
     return bytes;
   };
@@ -233,9 +191,9 @@ export function floorStages(traces) {
     'otlp-serialise': otlpSerialise(spans),
     'batch-processor': batchProcessor(traces),
     ours: oursPipeline(traces),
-    'least-record': leastRecord(traces, 'all'),
-    'least-record-content-once': leastRecord(traces, 'content-once'),
-    'least-record-no-spans': leastRecord(traces, 'none'),
+    'least-record': leastRecords(traces, 'all'),
+    'least-record-content-once': leastRecords(traces, 'content-once'),
+    'least-record-no-spans': leastRecords(traces, 'none'),
     'hand-over': handOver(traces),
     'hand-over-bytes': handOverBytes(traces),
   };

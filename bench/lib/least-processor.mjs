@@ -4,34 +4,9 @@
 // sanitising, retries or bounds: what any implementation of the contract must at least do on the
 // app's thread, measured in the same harness as the pipelines. A probe, not a product.
 import { Agent, request } from 'node:http';
+import { leastRecord } from './least-record.mjs';
 
-const KINDS = ['internal', 'server', 'client', 'producer', 'consumer'];
 const PER_REQUEST = 100;
-const isoOf = (hrTime) => new Date(hrTime[0] * 1000 + hrTime[1] / 1e6).toISOString();
-const firstText = (json) => JSON.parse(json)[0].parts[0].content;
-
-const CONTENT_KEYS = new Set(['gen_ai.input.messages', 'gen_ai.output.messages']);
-
-/** The span's attributes without the messages (copied, not `delete`d, to keep a fast object). */
-function withoutContent(attributes) {
-  const kept = {};
-  for (const key of Object.keys(attributes)) if (!CONTENT_KEYS.has(key)) kept[key] = attributes[key];
-  return kept;
-}
-
-function wireSpan(span, contentOnce) {
-  const wire = {
-    spanId: span.spanContext().spanId,
-    name: span.name,
-    kind: KINDS[span.kind],
-    startTime: isoOf(span.startTime),
-    endTime: isoOf(span.endTime),
-    status: { code: 'unset' },
-    attributes: contentOnce ? withoutContent(span.attributes) : span.attributes,
-  };
-  if (span.parentSpanContext) wire.parentSpanId = span.parentSpanContext.spanId;
-  return wire;
-}
 
 export class LeastRecordProcessor {
   #url;
@@ -64,18 +39,7 @@ export class LeastRecordProcessor {
     if (span.parentSpanContext !== undefined) return;
     this.#open.delete(traceId);
     const chat = spans.find((s) => s.attributes['gen_ai.input.messages'] !== undefined) ?? span;
-    const record = {
-      traceId,
-      prompt: firstText(chat.attributes['gen_ai.input.messages']),
-      response: firstText(chat.attributes['gen_ai.output.messages']),
-      startTime: isoOf(span.startTime),
-      endTime: isoOf(span.endTime),
-      status: 'success',
-      model: chat.attributes['gen_ai.response.model'],
-      provider: chat.attributes['gen_ai.provider.name'],
-      usage: { inputTokens: 340, outputTokens: 150, totalTokens: 490 },
-      spans: spans.map((s) => wireSpan(s, this.#contentOnce)),
-    };
+    const record = leastRecord(chat, span, spans, this.#contentOnce ? 'content-once' : 'all');
     this.#bodies.push(Buffer.from(JSON.stringify(record)));
     if (this.#bodies.length >= PER_REQUEST) this.#send();
   }
