@@ -5,7 +5,7 @@
 //   node bench/run.mjs --scenario throughput --rounds 3  # just the throughput figures, printed
 //   node bench/run.mjs --scenario steady --rate 1000      # the same variants at a steady rate
 //   node bench/run.mjs --scenario outage --outage-seconds 10 --outage-traces 20000
-//   node bench/run.mjs --scenario forwarder               # OTLP proto app -> aqm-forwarder -> sink
+//   node bench/run.mjs --scenario forwarder               # Collector model -> aqm-forwarder -> sink
 //   node bench/run.mjs --scenario write-ahead --rounds 3  # persistMode 'write-ahead' against memory first
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { existingColdStartSection, withColdStartSection } from './lib/report-col
 import { existingFloorSection, withFloorSection } from './lib/report-floor.mjs';
 import { existingForwarderSection, forwarderSection, withForwarderSection } from './lib/report-forwarder.mjs';
 import { existingIssue30Section, withIssue30Section } from './lib/report-issue30.mjs';
-import { FORWARDER_PROTOCOLS, forwarderScenario } from './scenarios/forwarder.mjs';
+import { FORWARDER_LOADS, FORWARDER_PROTOCOLS, forwarderScenario } from './scenarios/forwarder.mjs';
 import { outageScenario } from './scenarios/outage.mjs';
 import { profileScenario } from './scenarios/profile.mjs';
 import { steadyScenario } from './scenarios/steady.mjs';
@@ -46,9 +46,13 @@ const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAM
   --outage-variants LIST (ours,ours-disk,otlp; ours-disk is ours with a persistDir)
   --aqm JSON             extra AqmSpanProcessor options for ours, e.g. '{"maxBatchTraces":100}'
   --profile auto|on|off  profile one extra run per variant; auto: when a CPU or event-loop goal is missed (auto)
-  --forwarder-rate N     traces per second the app sends to the forwarder (10000)
+  --forwarder-rate N     traces per second the load sends to the forwarder (10000)
   --forwarder-traces N   traces per forwarder round (50000)
-  --forwarder-protocols LIST  how the app sends to the forwarder: http (OTLP/HTTP protobuf), grpc (OTLP/gRPC) (http,grpc)
+  --forwarder-protocols LIST  how the load sends to the forwarder: http (OTLP/HTTP protobuf), grpc (OTLP/gRPC) (http,grpc)
+  --forwarder-load LIST  what sends: collector (a Collector model replaying requests made beforehand),
+                         sdk (an app with the OTLP SDK and the official exporter) (collector)
+  --forwarder-batch N    collector load: traces per OTLP request (256: 512 spans)
+  --forwarder-consumers N  collector load: requests in flight at most, like sending_queue.num_consumers (10)
   --forwarder-settings JSON   forwarder options over its defaults, e.g. '{"maxOpenTraces":50000}' ({})
   --results PATH|none    where to write the results (bench/RESULTS.md with --scenario all, else none)
   --json PATH            also write the run's figures and goals as JSON (bench/issue30.mjs reads them)`;
@@ -72,6 +76,9 @@ const flags = readFlags(
     'forwarder-rate': 10_000, // issue 31's goal: 10,000 traces/s per forwarder process
     'forwarder-traces': 50_000,
     'forwarder-protocols': 'http,grpc',
+    'forwarder-load': 'collector',
+    'forwarder-batch': 256,
+    'forwarder-consumers': 10,
     'forwarder-settings': '{}',
     results: '',
     json: '',
@@ -101,6 +108,11 @@ if (forwarderProtocols.length === 0 || forwarderProtocols.some((p) => p !== 'htt
   console.error(`--forwarder-protocols must list http and/or grpc, got ${flags['forwarder-protocols']}`);
   process.exit(2);
 }
+const forwarderLoads = list(flags['forwarder-load']);
+if (forwarderLoads.length === 0 || forwarderLoads.some((l) => l !== 'collector' && l !== 'sdk')) {
+  console.error(`--forwarder-load must list collector and/or sdk, got ${flags['forwarder-load']}`);
+  process.exit(2);
+}
 let aqmExtra = {};
 try {
   aqmExtra = flags.aqm ? JSON.parse(flags.aqm) : {};
@@ -127,6 +139,8 @@ const options = {
   forwarderRate: flags['forwarder-rate'],
   forwarderTraces: Math.round(flags['forwarder-traces']),
   forwarderSettings,
+  forwarderBatch: Math.round(flags['forwarder-batch']),
+  forwarderConsumers: Math.round(flags['forwarder-consumers']),
 };
 
 const started = performance.now();
@@ -137,11 +151,23 @@ console.log(`${info.cores} cores (${info.model}), Node ${info.node}; ${command}`
 // The forwarder scenario stands apart: its own figures, its own section of RESULTS.md.
 if (flags.scenario === 'forwarder') {
   const results = [];
-  for (const protocol of forwarderProtocols) {
-    console.log(`\n== forwarder over ${FORWARDER_PROTOCOLS[protocol]}: ${options.forwarderRate} traces/s ==`);
-    const result = await forwarderScenario({ ...options, forwarderProtocol: protocol });
-    for (const [key, value] of Object.entries(result.summary)) console.log(`${key}: ${value}`);
-    results.push(result);
+  for (const load of forwarderLoads) {
+    for (const protocol of forwarderProtocols) {
+      console.log(
+        `\n== forwarder over ${FORWARDER_PROTOCOLS[protocol]}, fed by ${FORWARDER_LOADS[load]}` +
+          (load === 'collector'
+            ? `, requests of ${options.forwarderBatch} traces, ${options.forwarderConsumers} consumers`
+            : '') +
+          `: ${options.forwarderRate} traces/s ==`,
+      );
+      const result = await forwarderScenario({
+        ...options,
+        forwarderProtocol: protocol,
+        forwarderLoad: load,
+      });
+      for (const [key, value] of Object.entries(result.summary)) console.log(`${key}: ${value}`);
+      results.push(result);
+    }
   }
   const section = forwarderSection(results, { machine: info, command, date: new Date().toISOString() });
   const path = flags.results || DEFAULT_RESULTS;

@@ -1,6 +1,8 @@
-// Forwarder scenario: the official OTLP proto exporter in one process sends the bench's LLM traces at
-// `--forwarder-rate` traces/s to one @aqm/forwarder process, in front of the loopback AQM sink. Per
-// round: the load child warms up (its traces go through the forwarder too), then sends
+// Forwarder scenario: one load process sends the bench's LLM traces at `--forwarder-rate` traces/s to
+// one @aqm/forwarder process, in front of the loopback AQM sink. The load (`--forwarder-load`) is a
+// model of the Collector in front of the forwarder, replaying requests made beforehand
+// (`collector`), or an app with the OTLP SDK and the official exporter (`sdk`). Per round: the load
+// child warms up (its traces go through the forwarder too), then sends
 // `--forwarder-traces` traces; the window runs from the first of them until the sink has received
 // every one (so the forwarder's rootGraceMs and batching are inside it). Then the forwarder closes.
 import { randomUUID } from 'node:crypto';
@@ -11,10 +13,20 @@ import { median, sleep } from '../lib/measure.mjs';
 import { startSink } from '../lib/sink.mjs';
 
 const SERVER = fileURLToPath(new URL('../children/forwarder-server.mjs', import.meta.url));
-const LOAD = fileURLToPath(new URL('../children/forwarder-load.mjs', import.meta.url));
+/** The load child of each `--forwarder-load`. */
+const LOADS = {
+  collector: fileURLToPath(new URL('../children/forwarder-collector-load.mjs', import.meta.url)),
+  sdk: fileURLToPath(new URL('../children/forwarder-load.mjs', import.meta.url)),
+};
 
-/** How the app sends: `--forwarder-protocols`. */
+/** How the load sends: `--forwarder-protocols`. */
 export const FORWARDER_PROTOCOLS = { http: 'OTLP/HTTP (protobuf)', grpc: 'OTLP/gRPC' };
+
+/** What sends: `--forwarder-load`. */
+export const FORWARDER_LOADS = {
+  collector: 'a Collector model (requests made beforehand, concurrent consumers, retries)',
+  sdk: 'an app with the OTLP SDK and the official exporter',
+};
 
 async function waitUntil(condition, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
@@ -25,7 +37,7 @@ async function waitUntil(condition, timeoutMs) {
   return true;
 }
 
-async function oneRound({ rate, traces, warmup, protocol, settings }) {
+async function oneRound({ rate, traces, warmup, protocol, settings, load: kind, batch, consumers }) {
   const apiKey = `bench-${randomUUID()}`;
   const sink = await startSink({ kind: 'aqm', apiKey });
   const deadlineMs = 120_000 + ((warmup + traces) / rate) * 1000 * 3;
@@ -63,8 +75,8 @@ async function oneRound({ rate, traces, warmup, protocol, settings }) {
       },
     });
     const url = await ready;
-    const load = runChild(LOAD, {
-      config: { url, protocol, rate, traces, warmup, deadlineMs },
+    const load = runChild(LOADS[kind], {
+      config: { url, protocol, rate, traces, warmup, batch, consumers, deadlineMs },
       deadlineMs,
       onMessage: (message, child) => {
         loadChild = child;
@@ -85,7 +97,7 @@ async function oneRound({ rate, traces, warmup, protocol, settings }) {
     serverChild.send({ type: 'window-end' });
     Object.assign(window, await windowDone);
     serverChild.send({ type: 'close' });
-    const closed = (await server).result;
+    const { result: closed, stderr } = await server;
     const arrived = sink.snapshot();
     return {
       rate,
@@ -100,8 +112,12 @@ async function oneRound({ rate, traces, warmup, protocol, settings }) {
       forwarderPeakRss: window.peakRss,
       forwarderLoopP99Ms: window.loopP99Ms,
       refusedQueueFull: closed.stats.refusedQueueFull,
+      refusedBodyBytesInFlight: closed.stats.refusedBodyBytesInFlight,
+      responses: { ...closed.stats.responses, ...closed.stats.grpcResponses },
       dropped: closed.stats.pipeline.droppedTraces.total,
       receivedSpans: closed.stats.receivedSpans,
+      // What the forwarder said (alerts on stderr: refusals, drops), a few distinct lines.
+      forwarderSaid: [...new Set(stderr.split('\n').filter(Boolean))].slice(0, 5),
     };
   } finally {
     loadChild?.connected && loadChild.kill();
@@ -111,7 +127,8 @@ async function oneRound({ rate, traces, warmup, protocol, settings }) {
 
 /**
  * @param {{ forwarderRate: number, forwarderTraces: number, rounds: number, warmup: number,
- *   forwarderProtocol: 'http' | 'grpc', forwarderSettings: Record<string, unknown> }} options
+ *   forwarderProtocol: 'http' | 'grpc', forwarderLoad: 'collector' | 'sdk', forwarderBatch: number,
+ *   forwarderConsumers: number, forwarderSettings: Record<string, unknown> }} options
  */
 export async function forwarderScenario(options, log = console.log) {
   const runs = [];
@@ -123,6 +140,9 @@ export async function forwarderScenario(options, log = console.log) {
       warmup: options.warmup,
       protocol: options.forwarderProtocol,
       settings: options.forwarderSettings,
+      load: options.forwarderLoad,
+      batch: options.forwarderBatch,
+      consumers: options.forwarderConsumers,
     });
     runs.push(run);
     const seconds = run.deliveredAllMs / 1000;
@@ -130,8 +150,20 @@ export async function forwarderScenario(options, log = console.log) {
       `round ${round}: ${run.delivered}/${run.traces} delivered in ${seconds.toFixed(2)} s ` +
         `(${(run.delivered / seconds).toFixed(0)} traces/s), answer p99 ${run.load.answerP99Ms.toFixed(1)} ms, ` +
         `CPU ${(run.forwarderCpuUs / run.traces).toFixed(0)} µs/trace, RSS ${(run.forwarderPeakRss / 2 ** 20).toFixed(0)} MiB, ` +
-        `503s ${run.refusedQueueFull}, failed exports ${run.load.failedExports}`,
+        `503s ${run.refusedQueueFull}, failed exports ${run.load.failedExports}` +
+        (run.load.retries === undefined
+          ? ''
+          : `, retries ${run.load.retries}, attempt p99 ${run.load.attemptP99Ms.toFixed(1)} ms, ` +
+            `load CPU ${(run.load.appCpuUs / run.traces).toFixed(0)} µs/trace`),
     );
+    if (run.load.retries !== undefined) {
+      log(
+        `  refusals seen by the load: ${JSON.stringify(run.load.refusals)}; failures: ${JSON.stringify(run.load.failures)}` +
+          `; answers' texts: ${JSON.stringify(run.load.messages)}`,
+      );
+    }
+    log(`  forwarder answers: ${JSON.stringify(run.responses)}`);
+    for (const line of run.forwarderSaid) log(`  forwarder stderr: ${line.slice(0, 300)}`);
   }
   const pick = (f) => median(runs.map(f));
   return {
@@ -151,6 +183,17 @@ export async function forwarderScenario(options, log = console.log) {
       loopP99Ms: pick((r) => r.forwarderLoopP99Ms),
       refusedQueueFull: runs.reduce((n, r) => n + r.refusedQueueFull, 0),
       failedExports: runs.reduce((n, r) => n + r.load.failedExports, 0),
+      refusedBodyBytesInFlight: runs.reduce((n, r) => n + r.refusedBodyBytesInFlight, 0),
+      // Only the Collector model knows its retries and times each attempt.
+      ...(options.forwarderLoad === 'collector'
+        ? {
+            failedTraces: runs.reduce((n, r) => n + r.load.failedTraces, 0),
+            retries: runs.reduce((n, r) => n + r.load.retries, 0),
+            attemptP50Ms: pick((r) => r.load.attemptP50Ms),
+            attemptP99Ms: pick((r) => r.load.attemptP99Ms),
+            attemptMaxMs: Math.max(...runs.map((r) => r.load.attemptMaxMs)),
+          }
+        : {}),
       tailMs: pick((r) => r.deliveredAllMs - r.load.producedMs),
       appCpuUsPerTrace: pick((r) => r.load.appCpuUs / r.traces),
       loadAverage: [loadBefore, loadavg()[0]],
