@@ -36,9 +36,12 @@ export interface ResolvedForwarderOptions {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MIB = 1024 * 1024;
-/** The pipeline bounds of a forwarder when not given. */
+/**
+ * The pipeline bounds of a forwarder when not given. `maxOpenTraces` covers 10,000 traces/s held
+ * for the default one-second root grace (roots held are at most half of it), twice over.
+ */
 export const FORWARDER_PIPELINE_DEFAULTS = {
-  maxOpenTraces: 10_000,
+  maxOpenTraces: 20_000,
   maxQueueTraces: 20_000,
   maxQueueBytes: 128 * MIB,
 } as const;

@@ -45,21 +45,44 @@ describe('RootGrace', () => {
     expect(grace.held).toBe(0);
   });
 
-  it('releases many roots that fall due together in slices of 32, one slice per timer turn', () => {
+  it('releases the roots due in slices until a turn has spent its budget, the rest on the next turns', () => {
     vi.useFakeTimers();
     try {
       const { pipeline, added } = fakePipeline();
-      const grace = new RootGrace(1000, 1000);
+      // Every read of the budget clock says 2 ms more: three slices (6 ms) spend a turn's 5 ms.
+      let elapsed = 0;
+      const grace = new RootGrace(1000, 1000, Date.now, () => {
+        elapsed += 2;
+        return elapsed;
+      });
       for (let i = 0; i < 100; i += 1) grace.hold(pipeline, span(`r${i}`));
       vi.advanceTimersByTime(1000);
-      // One turn hands over one slice only: the rest wait for the next turns, oldest first.
-      expect(added.map((names) => names.length)).toEqual([32]);
-      expect(grace.held).toBe(68);
-      vi.advanceTimersByTime(1);
-      vi.advanceTimersByTime(1);
-      vi.advanceTimersByTime(1);
-      expect(added.map((names) => names.length)).toEqual([32, 32, 32, 4]);
+      expect(added.map((names) => names.length)).toEqual([16, 16, 16]);
+      expect(grace.held).toBe(52);
+      // The rest on the next turns (setImmediate), oldest first, without waiting for a timer.
+      vi.runOnlyPendingTimers();
+      vi.runOnlyPendingTimers();
+      expect(added.map((names) => names.length)).toEqual([16, 16, 16, 16, 16, 16, 4]);
       expect(added.flat()).toEqual(Array.from({ length: 100 }, (_, i) => `r${i}`));
+      expect(grace.held).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('releases every root due in one turn when the budget allows, and keeps those not yet due', () => {
+    vi.useFakeTimers();
+    try {
+      const { pipeline, added } = fakePipeline();
+      const grace = new RootGrace(1000, 1000, Date.now, () => 0);
+      for (let i = 0; i < 100; i += 1) grace.hold(pipeline, span(`r${i}`));
+      vi.advanceTimersByTime(500);
+      grace.hold(pipeline, span('late'));
+      vi.advanceTimersByTime(500);
+      expect(added.flat()).toHaveLength(100);
+      expect(grace.held).toBe(1);
+      vi.advanceTimersByTime(500);
+      expect(added.flat().at(-1)).toBe('late');
       expect(grace.held).toBe(0);
     } finally {
       vi.useRealTimers();
