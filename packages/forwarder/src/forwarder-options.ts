@@ -88,7 +88,11 @@ export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'appli
    * spans sent after it (other batches, other services) still join. 0 completes at once. Default 1000.
    */
   rootGraceMs?: number | undefined;
-  /** `Retry-After` (seconds) sent with 503 when the queue is full or `maxBodyBytesInFlight` reached. Default 5. */
+  /**
+   * `Retry-After` (seconds; gRPC: `RetryInfo`) of a refusal for a full queue or `maxBodyBytesInFlight`
+   * while requests to the service fail. While the service takes traces, room comes within a
+   * second, and the delay is 1 (or this, if smaller). Default 5.
+   */
   retryAfterSeconds?: number | undefined;
   /**
    * Longest time a sender may take to send one request, head and body, in ms: past it the request

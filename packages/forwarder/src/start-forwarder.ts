@@ -17,6 +17,7 @@ import { PipelineFeed } from './pipeline-feed.js';
 import { RequestLog } from './request-log.js';
 import { replayRequestLogs } from './request-log-replay.js';
 import { resolveForwarderOptions } from './resolve-options.js';
+import { retryDelay } from './retry-delay.js';
 import { RootGrace } from './root-grace.js';
 
 /** A running forwarder. */
@@ -134,7 +135,8 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
   let grpc: GrpcReceiver | undefined;
   const responsesBeforeRouting: Record<string, number> = {};
   let refusedQueueFull = 0;
-  const bodyBudget = new BodyBudget(resolved.maxBodyBytesInFlight, resolved.retryAfterSeconds);
+  const retryAfterSeconds = retryDelay(resolved.retryAfterSeconds, () => router.pipelines);
+  const bodyBudget = new BodyBudget(resolved.maxBodyBytesInFlight, retryAfterSeconds);
   let closing: Promise<void> | undefined;
 
   const stats = (): ForwarderStats => {
@@ -158,7 +160,7 @@ export async function startForwarder(options: ForwarderOptions = {}): Promise<Ru
     tokens: new IngestTokens(resolved.ingestTokens),
     maxBodyBytes: resolved.maxBodyBytes,
     bodyBudget,
-    retryAfterSeconds: resolved.retryAfterSeconds,
+    retryAfterSeconds,
     ingest: (
       signal: 'traces' | 'logs',
       items: DecodedRequest,

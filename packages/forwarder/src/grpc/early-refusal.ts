@@ -44,7 +44,8 @@ function authHeaders(metadata: Metadata): Record<string, string | undefined> {
 /** What the refusals before the message need. */
 export interface EarlyRefusalHandlers {
   tokens: IngestTokens;
-  retryAfterSeconds: number;
+  /** The delay a refused sender is told to wait (`RetryInfo`), in seconds. */
+  retryAfterSeconds: () => number;
   /** Longest time from a call's metadata to its whole message; past it, `DEADLINE_EXCEEDED`. */
   receiveTimeoutMs: number;
   queueFull(): boolean;
@@ -73,7 +74,7 @@ export function earlyRefusal(paths: ReadonlySet<string>, handlers: EarlyRefusalH
               refused = refusal(status.UNAUTHENTICATED, UNAUTHENTICATED_DETAILS);
             } else if (handlers.queueFull()) {
               handlers.countQueueFull();
-              refused = refusal(status.UNAVAILABLE, QUEUE_FULL_DETAILS, handlers.retryAfterSeconds);
+              refused = refusal(status.UNAVAILABLE, QUEUE_FULL_DETAILS, handlers.retryAfterSeconds());
             }
             if (refused === undefined) {
               timer = setTimeout(() => {

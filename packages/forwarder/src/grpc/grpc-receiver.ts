@@ -119,7 +119,7 @@ export async function startGrpcReceiver(
     retry = false,
   ): void => {
     handlers.countResponse(`${path} ${statusName(code)}`);
-    const refused = refusal(code, details, retry ? handlers.retryAfterSeconds : undefined);
+    const refused = refusal(code, details, retry ? handlers.retryAfterSeconds() : undefined);
     const error: ServerErrorResponse = Object.assign(new Error(details), refused);
     callback(error);
   };

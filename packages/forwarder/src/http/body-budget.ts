@@ -13,11 +13,11 @@ export class BodyBudget {
 
   /**
    * @param limit - the most bytes held at once.
-   * @param retryAfterSeconds - the `Retry-After` of a refusal.
+   * @param retryAfterSeconds - the `Retry-After` of a refusal, in seconds.
    */
   constructor(
     readonly limit: number,
-    readonly retryAfterSeconds: number,
+    readonly retryAfterSeconds: () => number,
   ) {}
 
   /** Bytes held now. */
@@ -61,7 +61,7 @@ export class BodyBudget {
     return new ForwarderHttpError(
       503,
       `The forwarder holds ${this.limit} bytes of request bodies at once (maxBodyBytesInFlight); retry after the Retry-After delay`,
-      { 'retry-after': String(this.retryAfterSeconds) },
+      { 'retry-after': String(this.retryAfterSeconds()) },
     );
   }
 }

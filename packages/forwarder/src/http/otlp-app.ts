@@ -23,7 +23,8 @@ export interface OtlpAppHandlers {
   maxBodyBytes: number;
   /** The bytes of bodies being received, over all requests, and their bound. */
   bodyBudget: BodyBudget;
-  retryAfterSeconds: number;
+  /** The delay a refused sender is told to wait (`Retry-After`), in seconds. */
+  retryAfterSeconds: () => number;
   /** Longest time to receive one request (head and body); past it Node answers 408. */
   receiveTimeoutMs: number;
   /**
@@ -178,7 +179,7 @@ export function buildOtlpApp(handlers: OtlpAppHandlers): FastifyInstance {
   });
   const sendQueueFull = (reply: FastifyReply, format: OtlpFormat, message: string) => {
     handlers.countQueueFull();
-    reply.header('retry-after', String(handlers.retryAfterSeconds));
+    reply.header('retry-after', String(handlers.retryAfterSeconds()));
     return sendStatus(reply, format, 503, message);
   };
   app.addHook('onResponse', async (request, reply) => {

@@ -18,6 +18,7 @@ export class DeliveryHealth {
   readonly #describeQueue: () => string;
   readonly #applicationLabel: () => string;
   #failingSince: number | undefined;
+  #lastSuccessAt: number | undefined;
   #outageReported = false;
   #lastFailure = '';
   #blocked: string | undefined;
@@ -48,6 +49,19 @@ export class DeliveryHealth {
     return this.#blocked;
   }
 
+  /**
+   * Whether the service took a request within the last `windowMs` and none failed since: what the
+   * queue holds is then on its way out.
+   */
+  deliveredWithin(windowMs: number): boolean {
+    return (
+      this.#lastSuccessAt !== undefined &&
+      this.#now() - this.#lastSuccessAt <= windowMs &&
+      this.#failingSince === undefined &&
+      this.#blocked === undefined
+    );
+  }
+
   /** The last failure of a request that may pass (redacted), or `''` when none failed yet. */
   get lastFailure(): string {
     return this.#lastFailure;
@@ -65,6 +79,7 @@ export class DeliveryHealth {
   /** A request was accepted. */
   succeeded(): void {
     if (this.#outageReported) this.#logger.info('Traces are being delivered again.');
+    this.#lastSuccessAt = this.#now();
     this.#failingSince = undefined;
     this.#outageReported = false;
     this.#blocked = undefined;

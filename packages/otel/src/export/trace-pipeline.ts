@@ -147,6 +147,14 @@ export class TracePipeline implements Pipeline {
     return this.#health.blocked;
   }
 
+  /**
+   * Whether the service took a request within the last `windowMs` and none failed since: what the
+   * queue holds is on its way out, not waiting for the service.
+   */
+  deliveredWithin(windowMs: number): boolean {
+    return this.#health.deliveredWithin(windowMs);
+  }
+
   /** Calls `listener` when a request finds delivery impossible (401/404); returns the remover. */
   onBlocked(listener: (reason: string) => void): () => void {
     return this.#health.onBlocked(listener);
