@@ -134,13 +134,13 @@ export class Admission {
     const overflow = Math.max(0, load.bytes - maxQueueBytes);
     if (toDisk > 0 && (!disk || load.diskBytes + overflow + toDisk > maxDiskBytes)) {
       return {
-        reason: `the queue of their application is full (${load.bytes} bytes${disk ? ', and persistDir too' : ''})`,
+        reason: `the queue of their application is full (${Math.round(load.bytes)} bytes${disk ? ', and persistDir too' : ''})`,
         retryable: true,
       };
     }
     if (memoryTotal + inMemory > maxTotalQueueBytes) {
       return {
-        reason: `the forwarder holds ${memoryTotal} bytes for all applications (maxTotalQueueBytes ${maxTotalQueueBytes})`,
+        reason: `the forwarder holds ${Math.round(memoryTotal)} bytes for all applications (maxTotalQueueBytes ${maxTotalQueueBytes})`,
         retryable: true,
       };
     }
