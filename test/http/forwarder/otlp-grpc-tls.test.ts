@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { credentials, status } from '@grpc/grpc-js';
@@ -84,5 +85,35 @@ describe('the gRPC receiver over TLS', () => {
         grpcTlsKeyFile: file('server.key'),
       }),
     ).rejects.toThrow(/^Cannot read `grpcTlsCertFile`, ".*missing\.crt": ENOENT/);
+  });
+
+  it('reads the files through links, as a Kubernetes Secret mounts them', async () => {
+    // A Secret's volume: `tls.crt -> ..data/tls.crt`, `..data -> ..2026_11_28_...` (a folder).
+    const mount = file('secret');
+    mkdirSync(join(mount, '..2026_11_28'), { recursive: true });
+    for (const name of ['crt', 'key'])
+      symlinkSync(file(`server.${name}`), join(mount, '..2026_11_28', `tls.${name}`));
+    symlinkSync('..2026_11_28', join(mount, '..data'));
+    for (const name of ['crt', 'key']) symlinkSync(join('..data', `tls.${name}`), join(mount, `tls.${name}`));
+    const forwarder = await stack.forwarder({
+      grpcPort: 0,
+      grpcTlsCertFile: join(mount, 'tls.crt'),
+      grpcTlsKeyFile: join(mount, 'tls.key'),
+    });
+    const tls = credentials.createSsl(readFileSync(file('server.crt')));
+    const body = protoBody(llmTraceSpans('linked?', 'linked.').spans);
+    expect((await grpcExport(`127.0.0.1:${forwarder.grpcPort}`, body, { credentials: tls })).ok).toBe(true);
+  });
+
+  it('refuses a FIFO or a folder as a TLS file at once, rather than waiting on it', async () => {
+    const fifo = file('cert.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // A read of a FIFO without a writer would never end: the start would hang.
+    await expect(
+      stack.forwarder({ grpcPort: 0, grpcTlsCertFile: fifo, grpcTlsKeyFile: file('server.key') }),
+    ).rejects.toThrow(/^Cannot read `grpcTlsCertFile`, ".*cert\.fifo": ENOTREG/);
+    await expect(stack.forwarder({ grpcPort: 0, ...serverTls(), grpcTlsKeyFile: dir })).rejects.toThrow(
+      /^Cannot read `grpcTlsKeyFile`, ".*": ENOTREG/,
+    );
   });
 });

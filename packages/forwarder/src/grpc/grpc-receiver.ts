@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '@aqm/otel/pipeline';
 import {
   Server,
   ServerCredentials,
@@ -66,25 +66,32 @@ function exportService(signal: OtlpSignal): ServiceDefinition {
   };
 }
 
-/** A TLS file's bytes; the error names the option (or its variable) and the path. */
-function readTlsFile(label: string, path: string): Buffer {
+/** The most a PEM file may hold: a certificate chain or a CA bundle is far smaller. */
+const MAX_TLS_FILE_BYTES = 1024 * 1024;
+
+/**
+ * A TLS file's bytes; the error names the option (or its variable) and the path. Links are
+ * followed (a Kubernetes Secret's files are links); a FIFO, device or folder is refused (ENOTREG,
+ * EISDIR) rather than read, which would hang the start on a FIFO without a writer.
+ */
+async function readTlsFile(label: string, path: string): Promise<Buffer> {
   try {
-    return readFileSync(path);
+    return await readRegularFile(path, MAX_TLS_FILE_BYTES, { followLinks: true });
   } catch (error) {
-    // The code (ENOENT, EACCES, EISDIR) rather than the message, which repeats the path unescaped.
+    // The code (ENOENT, EACCES, ENOTREG) rather than the message, which repeats the path unescaped.
     const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new Error(`Cannot read ${label}, ${JSON.stringify(path)}: ${reason}`);
   }
 }
 
-function credentials(options: GrpcOptions): ServerCredentials {
+async function credentials(options: GrpcOptions): Promise<ServerCredentials> {
   if (options.tls === undefined) return ServerCredentials.createInsecure();
   const { certFile, keyFile, caFile, labels } = options.tls;
-  const ca = caFile === undefined ? null : readTlsFile(labels.caFile, caFile);
+  const ca = caFile === undefined ? null : await readTlsFile(labels.caFile, caFile);
   // A key that does not match its certificate, or a file that is no PEM, throws here, at start.
   const pair = {
-    cert_chain: readTlsFile(labels.certFile, certFile),
-    private_key: readTlsFile(labels.keyFile, keyFile),
+    cert_chain: await readTlsFile(labels.certFile, certFile),
+    private_key: await readTlsFile(labels.keyFile, keyFile),
   };
   return ServerCredentials.createSsl(ca, [pair], ca !== null);
 }
@@ -103,7 +110,7 @@ export async function startGrpcReceiver(
   options: GrpcOptions,
   handlers: GrpcHandlers,
 ): Promise<GrpcReceiver> {
-  const creds = credentials(options);
+  const creds = await credentials(options);
   const server = new Server({
     // grpc-js refuses a larger message (RESOURCE_EXHAUSTED) as it arrives, and one that inflates
     // (grpc-encoding gzip) past it as it inflates, before the handler sees it.

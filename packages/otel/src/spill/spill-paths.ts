@@ -20,6 +20,7 @@ export const OWNER_TEMP = 'owner.json.tmp';
 
 /** Flags of every read: no link followed, no wait on a FIFO or device (`?? 0`: not on Windows). */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const READ_FLAGS_FOLLOWING_LINKS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Why a folder is not used as a spill folder: one of its parts (`owners/`, `corrupt/`, a claim
@@ -130,12 +131,17 @@ function codedError(code: string, message: string): NodeJS.ErrnoException {
 }
 
 /**
- * Reads a regular file of at most `maxBytes`. A link is not followed (ELOOP), and a FIFO or device
+ * Reads a regular file of at most `maxBytes`. A link is not followed (ELOOP) unless `followLinks`
+ * (a file named by the user, such as a Kubernetes Secret's, which is a link), and a FIFO or device
  * is opened non-blocking and refused (code ENOTREG) without reading: a read of a FIFO would wait
  * for a writer forever, holding a thread of the pool and, with it, the process's exit.
  */
-export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer> {
-  const handle = await fs.open(path, READ_FLAGS);
+export async function readRegularFile(
+  path: string,
+  maxBytes: number,
+  { followLinks = false }: { followLinks?: boolean } = {},
+): Promise<Buffer> {
+  const handle = await fs.open(path, followLinks ? READ_FLAGS_FOLLOWING_LINKS : READ_FLAGS);
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw codedError('ENOTREG', `${kindOf(stat)}, not a regular file`);
