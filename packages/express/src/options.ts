@@ -45,29 +45,29 @@ export interface AqmCaptureOptions<Req extends AqmRequest = AqmRequest> {
    * Returns the model's answer from what the handler sent, or `undefined` to record none.
    * Default: the body as text (a `json` value is serialised with `JSON.stringify`).
    */
-  response?: (body: unknown, info: CapturedResponseInfo) => string | undefined | null;
+  response?: ((body: unknown, info: CapturedResponseInfo) => string | undefined | null) | undefined;
 }
 
 /** Options of {@link aqm}. All are optional. */
 export interface AqmExpressOptions<Req extends AqmRequest = AqmRequest> {
   /** Returns the session id of a request (`session.id`). Default: the `sessionIdHeader` header. */
-  sessionId?: (req: Req) => string | number | undefined | null;
+  sessionId?: ((req: Req) => string | number | undefined | null) | undefined;
   /** Returns the user id of a request (`user.id`). Default: the `userIdHeader` header. */
-  userId?: (req: Req) => string | number | undefined | null;
+  userId?: ((req: Req) => string | number | undefined | null) | undefined;
   /** Header read for the session id when `sessionId` is not given. Default `x-session-id`. */
-  sessionIdHeader?: string;
+  sessionIdHeader?: string | undefined;
   /** Header read for the user id when `userId` is not given. Default `x-user-id`. */
-  userIdHeader?: string;
+  userIdHeader?: string | undefined;
   /** Deployment environment, e.g. `production` (`deployment.environment.name`). */
-  environment?: string;
+  environment?: string | undefined;
   /** Version of the app (`service.version`). */
-  appVersion?: string;
+  appVersion?: string | undefined;
   /** Records the prompt and the response of the request on its span; see {@link AqmCaptureOptions}. */
-  capture?: AqmCaptureOptions<Req>;
+  capture?: AqmCaptureOptions<Req> | undefined;
   /** Most bytes of streamed output kept, and longest captured text (in UTF-8 bytes). Default 65536 (64 KiB). */
-  maxCaptureBytes?: number;
+  maxCaptureBytes?: number | undefined;
   /** Tracer provider of the request spans. Default: the global one (`trace.getTracerProvider()`). */
-  tracerProvider?: TracerProvider;
+  tracerProvider?: TracerProvider | undefined;
 }
 
 /** Reads an id from a request; the value is checked where it is used. */

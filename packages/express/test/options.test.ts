@@ -22,6 +22,24 @@ describe('aqm() options', () => {
     expect(DEFAULT_MAX_CAPTURE_BYTES).toBe(65536);
   });
 
+  it('takes undefined for any option, as read from the environment (exactOptionalPropertyTypes)', () => {
+    const unset: string | undefined = process.env.AQM_TEST_NEVER_SET;
+    // Type-checked with exactOptionalPropertyTypes: each value may be undefined, meaning the default.
+    const middleware = aqm({
+      sessionId: undefined,
+      userId: undefined,
+      sessionIdHeader: unset,
+      userIdHeader: unset,
+      environment: unset,
+      appVersion: unset,
+      capture: undefined,
+      maxCaptureBytes: undefined,
+      tracerProvider: undefined,
+    });
+    expect(middleware).toHaveLength(3);
+    expect(aqm({ capture: { prompt: () => 'p', response: undefined } })).toHaveLength(3);
+  });
+
   const invalid: Array<[unknown, typeof TypeError | typeof RangeError, string]> = [
     [null, TypeError, 'Expected the options of aqm() to be an object, got `null`'],
     ['production', TypeError, 'Expected the options of aqm() to be an object, got `production` (string)'],

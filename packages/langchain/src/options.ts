@@ -7,23 +7,23 @@ import { LANGCHAIN_HANDLER_VERSION } from './version.js';
  */
 export interface AqmCallbackHandlerOptions {
   /** The tracer spans are made with. Default: `@aqm/langchain`'s tracer from the global provider. */
-  tracer?: Tracer;
+  tracer?: Tracer | undefined;
   /** A provider to take the tracer from instead of the global one (not with `tracer`). */
-  tracerProvider?: TracerProvider;
+  tracerProvider?: TracerProvider | undefined;
   /**
    * Record content: messages, tool arguments and results, retrieval queries and documents.
    * `false` keeps only names, models, token counts, timings and errors. Default `true`.
    */
-  captureContent?: boolean;
+  captureContent?: boolean | undefined;
   /**
    * Longest text kept in one message part, tool argument or result, or document (longer text is
    * cut with a visible marker). A message list keeps its newest messages within 4× this. Default 32768.
    */
-  maxValueChars?: number;
+  maxValueChars?: number | undefined;
   /** Runs open at once; past this the oldest is ended with the error "run never ended". Default 10000. */
-  maxOpenRuns?: number;
+  maxOpenRuns?: number | undefined;
   /** A run still open after this long is ended with the error "run never ended" (checked when a run starts). Default 600000 (10 min). */
-  maxRunAgeMs?: number;
+  maxRunAgeMs?: number | undefined;
 }
 
 /** The options with defaults applied. */

@@ -21,6 +21,20 @@ describe('AqmCallbackHandler options', () => {
     });
   });
 
+  it('takes undefined for any option, meaning its default (exactOptionalPropertyTypes)', () => {
+    const unset: number | undefined = process.env.AQM_TEST_NEVER_SET === undefined ? undefined : 1;
+    const options = {
+      tracer: undefined,
+      tracerProvider: undefined,
+      captureContent: undefined,
+      maxValueChars: unset,
+      maxOpenRuns: unset,
+      maxRunAgeMs: unset,
+    };
+    expect(new AqmCallbackHandler(options)).toBeInstanceOf(AqmCallbackHandler);
+    expect(resolveHandlerOptions(options)).toMatchObject({ maxValueChars: 32_768, maxOpenRuns: 10_000 });
+  });
+
   it.each([
     [{ maxOpenRuns: 0 }, RangeError, 'Expected `maxOpenRuns` to be a positive integer, got `0` (number)'],
     [{ maxOpenRuns: 1.5 }, TypeError, 'Expected `maxOpenRuns` to be a positive integer, got `1.5` (number)'],
