@@ -54,6 +54,7 @@ const USAGE = `usage: node bench/run.mjs [flags]   (each flag also as BENCH_<NAM
   --forwarder-batch N    collector load: traces per OTLP request (256: 512 spans)
   --forwarder-consumers N  collector load: requests in flight at most, like sending_queue.num_consumers (10)
   --forwarder-settings JSON   forwarder options over its defaults, e.g. '{"maxOpenTraces":50000}' ({})
+  --forwarder-sink-latency MS  the sink answers each submission after MS, as a service across a network (0)
   --results PATH|none    where to write the results (bench/RESULTS.md with --scenario all, else none)
   --json PATH            also write the run's figures and goals as JSON (bench/issue30.mjs reads them)`;
 
@@ -80,6 +81,7 @@ const flags = readFlags(
     'forwarder-batch': 256,
     'forwarder-consumers': 10,
     'forwarder-settings': '{}',
+    'forwarder-sink-latency': 0,
     results: '',
     json: '',
   },
@@ -141,6 +143,7 @@ const options = {
   forwarderSettings,
   forwarderBatch: Math.round(flags['forwarder-batch']),
   forwarderConsumers: Math.round(flags['forwarder-consumers']),
+  forwarderSinkLatencyMs: flags['forwarder-sink-latency'],
 };
 
 const started = performance.now();

@@ -150,7 +150,10 @@ export function forwarderSection(results, { machine, command, date }) {
     '',
     `One load process sends the bench workload (an HTTP span around a GenAI chat span with a 1.5 KB prompt and a 0.7 KB ` +
       `response) at ${f0(options.forwarderRate)} traces/s to one \`aqm-forwarder\` process, which sends ` +
-      'prompt/response records to the loopback AQM sink. ' +
+      'prompt/response records to the loopback AQM sink' +
+      (options.forwarderSinkLatencyMs > 0
+        ? `, which answers each submission after ${options.forwarderSinkLatencyMs} ms (a service across a network). `
+        : '. ') +
       loads.map((load) => LOAD_TEXTS[load](options)).join(' ') +
       ' ' +
       `${options.forwarderTraces} traces per round after ${options.warmup} warm-up traces, ${options.rounds} rounds, medians. ` +

@@ -7,12 +7,13 @@
 //
 // Modes (switchable at run time, for outages and the soak): 'up' answers 200; '503' reads the body and
 // answers 503; 'reset' destroys the connection; 'slow' waits `slowMs` before answering 200.
+// `latencyMs` (any mode answering 200): every answer waits that long, as a service across a network does.
 import { createServer } from 'node:http';
 
 /**
- * @param {{ kind: 'aqm' | 'otlp', apiKey?: string, slowMs?: number }} options
+ * @param {{ kind: 'aqm' | 'otlp', apiKey?: string, slowMs?: number, latencyMs?: number }} options
  */
-export async function startSink({ kind, apiKey, slowMs = 2000 }) {
+export async function startSink({ kind, apiKey, slowMs = 2000, latencyMs = 0 }) {
   let mode = 'up';
   /** Bytes read from sockets already closed; open ones are added on read (HTTP headers and bodies). */
   let closedSocketBytes = 0;
@@ -53,7 +54,8 @@ export async function startSink({ kind, apiKey, slowMs = 2000 }) {
       }
       const reply = kind === 'aqm' ? takeAqm(body) : takeOtlp(body);
       counts.ok += 1;
-      if (mode === 'slow') setTimeout(() => answer(res, 200, reply), slowMs).unref();
+      const waitMs = mode === 'slow' ? slowMs : latencyMs;
+      if (waitMs > 0) setTimeout(() => answer(res, 200, reply), waitMs).unref();
       else answer(res, 200, reply);
     });
   });

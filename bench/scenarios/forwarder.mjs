@@ -37,9 +37,19 @@ async function waitUntil(condition, timeoutMs) {
   return true;
 }
 
-async function oneRound({ rate, traces, warmup, protocol, settings, load: kind, batch, consumers }) {
+async function oneRound({
+  rate,
+  traces,
+  warmup,
+  protocol,
+  settings,
+  load: kind,
+  batch,
+  consumers,
+  sinkLatencyMs,
+}) {
   const apiKey = `bench-${randomUUID()}`;
-  const sink = await startSink({ kind: 'aqm', apiKey });
+  const sink = await startSink({ kind: 'aqm', apiKey, latencyMs: sinkLatencyMs });
   const deadlineMs = 120_000 + ((warmup + traces) / rate) * 1000 * 3;
   let loadChild;
   let serverChild;
@@ -128,7 +138,7 @@ async function oneRound({ rate, traces, warmup, protocol, settings, load: kind, 
 /**
  * @param {{ forwarderRate: number, forwarderTraces: number, rounds: number, warmup: number,
  *   forwarderProtocol: 'http' | 'grpc', forwarderLoad: 'collector' | 'sdk', forwarderBatch: number,
- *   forwarderConsumers: number, forwarderSettings: Record<string, unknown> }} options
+ *   forwarderConsumers: number, forwarderSettings: Record<string, unknown>, forwarderSinkLatencyMs?: number }} options
  */
 export async function forwarderScenario(options, log = console.log) {
   const runs = [];
@@ -143,6 +153,7 @@ export async function forwarderScenario(options, log = console.log) {
       load: options.forwarderLoad,
       batch: options.forwarderBatch,
       consumers: options.forwarderConsumers,
+      sinkLatencyMs: options.forwarderSinkLatencyMs ?? 0,
     });
     runs.push(run);
     const seconds = run.deliveredAllMs / 1000;

@@ -6,7 +6,7 @@ import type { AqmOtelOptions } from '@aqm/otel/pipeline';
  * who may send, and which application a trace belongs to. The connection comes from
  * `AQM_API_KEY`, `AQM_BASE_URL` and `AQM_APPLICATION_ID` / `AQM_APPLICATION_NAME` when not given;
  * tokens from `AQM_FORWARDER_TOKENS` (comma-separated). As a process of its own, the forwarder
- * defaults to larger bounds than an app: `maxOpenTraces` 20,000, `maxQueueTraces` 20,000 and
+ * defaults to larger bounds than an app: `concurrency` 8, `maxOpenTraces` 20,000, `maxQueueTraces` 20,000 and
  * `maxQueueBytes` 128 MiB.
  */
 export interface ForwarderOptions extends Omit<AqmOtelOptions, 'client' | 'applicationId'> {

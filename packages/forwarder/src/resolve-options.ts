@@ -39,8 +39,11 @@ const MIB = 1024 * 1024;
 /**
  * The pipeline bounds of a forwarder when not given. `maxOpenTraces` covers 10,000 traces/s held
  * for the default one-second root grace (roots held are at most half of it), twice over.
+ * `concurrency`: requests to the service in flight; with 2 (an app's default) and a service 100 ms
+ * away, delivery stops at 2,000 traces/s (measured: 1,726 with 2, 4,250 with 8, offered 5,000).
  */
 export const FORWARDER_PIPELINE_DEFAULTS = {
+  concurrency: 8,
   maxOpenTraces: 20_000,
   maxQueueTraces: 20_000,
   maxQueueBytes: 128 * MIB,
@@ -234,7 +237,7 @@ export function resolveForwarderOptions(
     );
   }
   // A forwarder is a process of its own serving many apps: larger bounds than the in-app defaults
-  // (1000 open, 2048 queued, 32 MiB), still bounded. Given options win.
+  // (2 requests in flight, 1000 open, 2048 queued, 32 MiB), still bounded. Given options win.
   const pipelineOptions: Record<string, unknown> = {
     ...FORWARDER_PIPELINE_DEFAULTS,
     // A forwarder is no frozen function: AQM_SERVERLESS (read by the pipeline) is not for it.

@@ -30,6 +30,7 @@ describe('resolveForwarderOptions', () => {
     const withKnobs = resolveForwarderOptions({ traceIdleMs: 100, port: 0 }, ENV);
     expect(withKnobs.pipelineOptions).toEqual({
       traceIdleMs: 100,
+      concurrency: 8,
       maxOpenTraces: 20_000,
       maxQueueTraces: 20_000,
       maxQueueBytes: 128 * 1024 * 1024,
