@@ -32,6 +32,22 @@ function withIds(span: ReadableSpan, traceId: string, spanId: string): ReadableS
 }
 
 describe('OTLP/gRPC ingest in front of the local service', () => {
+  it("opens HTTP/2 windows of 1 MiB a call and 4 MiB a connection, not Node's 64 KiB", async () => {
+    const forwarder = await stack.forwarder({ grpcPort: 0 });
+    const session = connect(`http://${grpcAddress(forwarder)}`);
+    try {
+      // The server's SETTINGS: each call's window; then a WINDOW_UPDATE widens the connection's.
+      const [settings] = (await once(session, 'remoteSettings')) as [{ initialWindowSize?: number }];
+      expect(settings.initialWindowSize).toBe(1024 * 1024);
+      await waitFor(
+        () => (session.state.remoteWindowSize ?? 0) >= 4 * 1024 * 1024,
+        'the connection window widened',
+      );
+    } finally {
+      session.close();
+    }
+  });
+
   it('is off without grpcPort, and listens on a port of its own with grpcPort: 0', async () => {
     const plain = await stack.forwarder();
     expect(plain.grpcPort).toBeUndefined();

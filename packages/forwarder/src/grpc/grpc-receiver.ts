@@ -14,6 +14,7 @@ import { OtlpDecodeError } from '../otlp/decode-error.js';
 import { decodeRequest, encodeExportResponse, type OtlpSignal } from '../otlp/otlp-codec.js';
 import type { GrpcOptions } from '../resolve-grpc-options.js';
 import { earlyRefusal, refusal, statusName } from './early-refusal.js';
+import { widenFlowControlWindows } from './flow-control.js';
 
 /** What the gRPC receiver shares with the HTTP one: tokens, bounds, ingest, counters. */
 export type GrpcHandlers = Pick<
@@ -181,6 +182,7 @@ export async function startGrpcReceiver(
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address, creds, (error, bound) => (error === null ? resolve(bound) : reject(error)));
   });
+  widenFlowControlWindows(server, handlers.logger);
   let serving = true;
   return {
     port,
