@@ -12,7 +12,7 @@
 // Config (BENCH_CONFIG): { url, protocol, rate, traces, warmup, batch, consumers, deadlineMs }. After
 // the warm-up it sends 'warm' and waits for 'go'.
 import { childConfig, finish, nextMessage, send, watchdog } from '../lib/children.mjs';
-import { sleep } from '../lib/measure.mjs';
+import { quantile, sleep } from '../lib/measure.mjs';
 import { traceRequests } from '../lib/otlp-requests.mjs';
 import { grpcSender, httpSender } from '../lib/otlp-senders.mjs';
 
@@ -130,7 +130,6 @@ function replay(list, stats) {
 }
 
 const sorted = (values) => values.sort((a, b) => a - b);
-const at = (values, q) => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
 
 await replay(warmRequests, newStats());
 await send({ type: 'warm' });
@@ -158,10 +157,10 @@ await finish({
   messages: stats.messages,
   rejectedSpans: stats.rejectedSpans,
   attempts: attempts.length,
-  answerP50Ms: at(answers, 0.5),
-  answerP99Ms: at(answers, 0.99),
+  answerP50Ms: quantile(answers, 0.5),
+  answerP99Ms: quantile(answers, 0.99),
   answerMaxMs: answers[answers.length - 1] ?? Number.NaN,
-  attemptP50Ms: at(attempts, 0.5),
-  attemptP99Ms: at(attempts, 0.99),
+  attemptP50Ms: quantile(attempts, 0.5),
+  attemptP99Ms: quantile(attempts, 0.99),
   attemptMaxMs: attempts[attempts.length - 1] ?? Number.NaN,
 });

@@ -9,7 +9,7 @@
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { childConfig, finish, nextMessage, send, watchdog } from '../lib/children.mjs';
-import { sleep } from '../lib/measure.mjs';
+import { quantile, sleep } from '../lib/measure.mjs';
 import { endTrace } from '../lib/workload.mjs';
 
 const config = childConfig();
@@ -92,7 +92,7 @@ const flushedMs = performance.now() - started;
 const cpuUsed = process.cpuUsage(cpu);
 await provider.shutdown();
 const sorted = durations.sort((a, b) => a - b);
-const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+const at = (q) => quantile(sorted, q);
 await finish({
   produced: config.traces,
   appCpuUs: cpuUsed.user + cpuUsed.system,

@@ -136,6 +136,11 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The value at quantile `q` (0..1) of numbers sorted ascending (the nearest rank below); NaN when none. */
+export function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
 /** The machine, for RESULTS.md. */
 export function machine() {
   const list = cpus();

@@ -72,8 +72,8 @@ const MAX_TLS_FILE_BYTES = 1024 * 1024;
 
 /**
  * A TLS file's bytes; the error names the option (or its variable) and the path. Links are
- * followed (a Kubernetes Secret's files are links); a FIFO, device or folder is refused (ENOTREG,
- * EISDIR) rather than read, which would hang the start on a FIFO without a writer.
+ * followed (a Kubernetes Secret's files are links); a FIFO, device or folder is refused (ENOTREG)
+ * rather than read, which would hang the start on a FIFO without a writer.
  */
 async function readTlsFile(label: string, path: string): Promise<Buffer> {
   try {

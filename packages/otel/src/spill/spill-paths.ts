@@ -18,9 +18,10 @@ const TEMP_NAME = /^tmp-\d{1,15}$/;
 export const OWNER_FILE = 'owner.json';
 export const OWNER_TEMP = 'owner.json.tmp';
 
-/** Flags of every read: no link followed, no wait on a FIFO or device (`?? 0`: not on Windows). */
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+/** Flags of a read that follows links: no wait on a FIFO or device (`?? 0`: not on Windows). */
 const READ_FLAGS_FOLLOWING_LINKS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+/** Flags of every other read: the same, and no link followed. */
+const READ_FLAGS = READ_FLAGS_FOLLOWING_LINKS | (constants.O_NOFOLLOW ?? 0);
 
 /**
  * Why a folder is not used as a spill folder: one of its parts (`owners/`, `corrupt/`, a claim
